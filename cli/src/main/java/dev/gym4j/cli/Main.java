@@ -1,0 +1,78 @@
+package dev.gym4j.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+
+import dev.gym4j.client.UpstreamException;
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.json.FieldError;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code gym4j} command. */
+@Command(name = "gym4j",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "NeMo Gym for the JVM: RL environments for LLMs, scored rollouts, training data.",
+    subcommands = {RunCommand.class, ServeCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+  /** Exit status for a configuration or input error the user can fix. */
+  static final int USAGE_ERROR = 2;
+
+  @Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+      description = "Print stack traces of errors.")
+  boolean debug;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new Main());
+    // NeMo Gym's +key=value, ++key=value and ~key overrides reach commands as positional arguments
+    commandLine.setUnmatchedOptionsArePositionalParams(true);
+    commandLine.setExecutionExceptionHandler(Main::handleError);
+    return commandLine;
+  }
+
+  private static int handleError(Exception error, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+    PrintWriter err = commandLine.getErr();
+    boolean debug = ((Main) commandLine.getCommandSpec().root().userObject()).debug;
+    boolean userError = error instanceof ConfigException || error instanceof FieldError;
+    if (userError || error instanceof UpstreamException) {
+      err.println("error: " + error.getMessage());
+    } else {
+      err.println("error: " + error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": "
+          + error.getMessage()));
+    }
+    if (debug) {
+      error.printStackTrace(err);
+    } else if (!userError) {
+      err.println("(run with --debug for the stack trace)");
+    }
+    err.flush();
+    return userError ? USAGE_ERROR : 1;
+  }
+
+  /** The version the build wrote into the jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("/gym4j-version.properties")) {
+        if (in != null) {
+          properties.load(in);
+        }
+      }
+      return new String[] {"gym4j " + properties.getProperty("version", "unknown"),
+          "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.gym4j.cli;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Keeps a command up until Ctrl-C or SIGTERM, then closes what it runs within a bounded time. */
+final class Shutdown {
+  /** How long stopping may take before the process exits anyway. */
+  static final long GRACE_SECONDS = 5;
+
+  private Shutdown() {}
+
+  static void awaitSignal(AutoCloseable running) throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      Thread closer = Thread.ofVirtual().start(() -> {
+        try {
+          running.close();
+        } catch (Exception e) {
+          System.err.println("error while stopping: " + e);
+        }
+      });
+      try {
+        if (!closer.join(java.time.Duration.ofSeconds(GRACE_SECONDS))) {
+          System.err.println("servers did not stop within " + GRACE_SECONDS + " s; exiting anyway");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      stopped.countDown();
+    }, "gym4j-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    // the JVM keeps running on Helidon's threads; this thread only waits for the hook to finish
+    stopped.await(Long.MAX_VALUE, TimeUnit.DAYS);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.gym4j.client;
+
+import java.time.Duration;
+
+import dev.gym4j.config.GlobalConfig;
+
+/**
+ * Deadlines, retries and connection bounds of a {@link ServerClient}. Every wait has a deadline and every
+ * retry loop an end; the defaults suit LLM calls, which can take minutes.
+ *
+ * @param connectTimeout how long to wait for a TCP connection
+ * @param requestTimeout how long to wait for a whole response once connected
+ * @param maxAttempts tries per request, the first included, for connection failures and 429/502/503/504
+ * @param initialBackoff the wait before the first retry; it doubles each time, with jitter
+ * @param maxBackoff the longest wait between tries (a server's {@code Retry-After} is honoured up to it)
+ * @param maxConnectionsPerUpstream requests in flight to one host:port at once; the rest queue
+ */
+public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts,
+    Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream) {
+
+  public static ClientSettings defaults() {
+    return new ClientSettings(Duration.ofSeconds(10), Duration.ofMinutes(10), 4, Duration.ofMillis(500),
+        Duration.ofSeconds(15), 1024);
+  }
+
+  /** Defaults overridden by the global keys {@code client_connect_timeout_seconds} and the like. */
+  public static ClientSettings from(GlobalConfig config) {
+    ClientSettings d = defaults();
+    return new ClientSettings(
+        seconds(config, "client_connect_timeout_seconds", d.connectTimeout),
+        seconds(config, "client_request_timeout_seconds", d.requestTimeout),
+        config.get("client_max_attempts").map(n -> n.asInt(d.maxAttempts)).orElse(d.maxAttempts),
+        seconds(config, "client_initial_backoff_seconds", d.initialBackoff),
+        seconds(config, "client_max_backoff_seconds", d.maxBackoff),
+        config.get("client_max_connections_per_upstream").map(n -> n.asInt(d.maxConnectionsPerUpstream))
+            .orElse(d.maxConnectionsPerUpstream));
+  }
+
+  public ClientSettings {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1");
+    }
+    if (maxConnectionsPerUpstream < 1) {
+      throw new IllegalArgumentException("maxConnectionsPerUpstream must be at least 1");
+    }
+  }
+
+  public ClientSettings withRequestTimeout(Duration timeout) {
+    return new ClientSettings(connectTimeout, timeout, maxAttempts, initialBackoff, maxBackoff,
+        maxConnectionsPerUpstream);
+  }
+
+  public ClientSettings withRetries(int attempts, Duration initial, Duration max) {
+    return new ClientSettings(connectTimeout, requestTimeout, attempts, initial, max, maxConnectionsPerUpstream);
+  }
+
+  private static Duration seconds(GlobalConfig config, String key, Duration fallback) {
+    return config.get(key).filter(n -> n.isNumber()).map(n -> Duration.ofMillis((long) (n.asDouble() * 1000)))
+        .orElse(fallback);
+  }
+}

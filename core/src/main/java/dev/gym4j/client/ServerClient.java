@@ -1,0 +1,203 @@
+package dev.gym4j.client;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import dev.gym4j.json.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Calls other servers by instance name, or any URL, over HTTP/1.1.
+ *
+ * <p>HTTP/1.1 is forced because the JDK client's default h2c upgrade headers break uvicorn, which vLLM
+ * serves on. The JDK client opens a socket per concurrent request, so a semaphore per upstream bounds
+ * them and queues the rest. Connection failures and 429/502/503/504 are retried a bounded number of times
+ * with jittered exponential backoff (honouring {@code Retry-After}); a request that times out is not
+ * retried, since the server may still be working on it. Cookies are never stored: callers thread them by
+ * hand, per rollout, as NeMo Gym's agents do.
+ */
+public final class ServerClient implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerClient.class);
+  private static final Set<Integer> RETRY_STATUSES = Set.of(429, 502, 503, 504);
+
+  private final ServerDirectory directory;
+  private final ClientSettings settings;
+  private final HttpClient http;
+  private final Map<String, Semaphore> permits = new ConcurrentHashMap<>();
+
+  public ServerClient(ServerDirectory directory, ClientSettings settings) {
+    this.directory = directory;
+    this.settings = settings;
+    this.http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(settings.connectTimeout())
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  public ClientSettings settings() {
+    return settings;
+  }
+
+  /** POSTs a JSON body to a path of an instance, sending the given cookies. */
+  public HttpReply post(String instance, String path, Object body, Map<String, String> cookies) {
+    return send(instance, path, "POST", Json.writeBytes(body), cookies);
+  }
+
+  public HttpReply get(String instance, String path) {
+    return send(instance, path, "GET", null, Map.of());
+  }
+
+  private HttpReply send(String instance, String path, String method, byte[] body, Map<String, String> cookies) {
+    URI base = directory.find(instance).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.UNKNOWN_INSTANCE,
+        "no server instance named " + instance + " is known"));
+    try {
+      return send(base.resolve(path), method, body, cookies, Map.of());
+    } catch (UpstreamException e) {
+      if (e.kind() == UpstreamException.Kind.CONNECTION) {
+        directory.invalidate(instance);
+      }
+      throw e;
+    }
+  }
+
+  /** Sends a request to a URL, with retries and deadlines as described above. */
+  public HttpReply send(URI url, String method, byte[] body, Map<String, String> cookies, Map<String, String> headers) {
+    HttpRequest request = request(url, method, body, cookies, headers);
+    Semaphore permit = permits.computeIfAbsent(url.getAuthority(),
+        key -> new Semaphore(settings.maxConnectionsPerUpstream(), true));
+    Exception lastFailure = null;
+    for (int attempt = 1; ; attempt++) {
+      HttpResponse<byte[]> response;
+      try {
+        response = sendOnce(request, permit);
+      } catch (HttpConnectTimeoutException | ConnectException e) {
+        lastFailure = e;
+        response = null;
+      } catch (HttpTimeoutException e) {
+        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, method + " " + url + " got no response within "
+            + settings.requestTimeout().toSeconds() + " s", 0, e);
+      } catch (IOException e) {
+        // a reset or a stale keep-alive socket: no response byte was read, so trying again is safe
+        lastFailure = e;
+        response = null;
+      }
+      if (response != null) {
+        HttpReply reply = new HttpReply(response.statusCode(), response.body(), cookies(response));
+        if (!RETRY_STATUSES.contains(reply.status()) || attempt >= settings.maxAttempts()) {
+          return reply;
+        }
+        LOG.debug("{} {} answered {}, retry {} of {}", method, url, reply.status(), attempt, settings.maxAttempts() - 1);
+        pause(attempt, response.headers().firstValue("Retry-After").orElse(null));
+        continue;
+      }
+      if (attempt >= settings.maxAttempts()) {
+        throw new UpstreamException(UpstreamException.Kind.CONNECTION, method + " " + url + " failed after "
+            + attempt + " attempts: " + describe(lastFailure), 0, lastFailure);
+      }
+      LOG.debug("{} {} failed ({}), retry {} of {}", method, url, describe(lastFailure), attempt,
+          settings.maxAttempts() - 1);
+      pause(attempt, null);
+    }
+  }
+
+  private HttpResponse<byte[]> sendOnce(HttpRequest request, Semaphore permit) throws IOException {
+    try {
+      if (!permit.tryAcquire(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new HttpTimeoutException("no free connection to " + request.uri().getAuthority() + " within the deadline");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while waiting for a connection to " + request.uri().getAuthority());
+    }
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while calling " + request.uri());
+    } finally {
+      permit.release();
+    }
+  }
+
+  private HttpRequest request(URI url, String method, byte[] body, Map<String, String> cookies,
+      Map<String, String> headers) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(settings.requestTimeout());
+    if (body == null) {
+      builder.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      builder.method(method, HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", "application/json");
+    }
+    if (!cookies.isEmpty()) {
+      StringJoiner cookie = new StringJoiner("; ");
+      cookies.forEach((name, value) -> cookie.add(name + "=" + value));
+      builder.header("Cookie", cookie.toString());
+    }
+    headers.forEach(builder::header);
+    return builder.build();
+  }
+
+  private void pause(int attempt, String retryAfter) {
+    long cap = settings.maxBackoff().toMillis();
+    long exponential = Math.min(cap, settings.initialBackoff().toMillis() << Math.min(attempt - 1, 20));
+    long delay = exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1);
+    if (retryAfter != null) {
+      try {
+        delay = Math.max(delay, Math.min(cap, Long.parseLong(retryAfter.strip()) * 1000));
+      } catch (NumberFormatException ignored) {
+        // an HTTP date: keep our own backoff
+      }
+    }
+    try {
+      Thread.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted during retry backoff");
+    }
+  }
+
+  private static Map<String, String> cookies(HttpResponse<?> response) {
+    List<String> setCookies = response.headers().allValues("Set-Cookie");
+    if (setCookies.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> cookies = new LinkedHashMap<>();
+    for (String header : setCookies) {
+      String pair = header.split(";", 2)[0];
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        cookies.put(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip());
+      }
+    }
+    return cookies;
+  }
+
+  private static String describe(Exception e) {
+    if (e == null) {
+      return "unknown";
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,71 @@
+package dev.gym4j.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.gym4j.json.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Dotted key paths ({@code a.b.c}) into a config tree. */
+final class ConfigPath {
+  private ConfigPath() {}
+
+  static List<String> split(String dotted) {
+    List<String> parts = new ArrayList<>(List.of(dotted.split("\\.", -1)));
+    for (String part : parts) {
+      if (part.isEmpty()) {
+        throw new ConfigException("bad key '" + dotted + "': empty part in a dotted path");
+      }
+    }
+    return parts;
+  }
+
+  static String join(String parent, String key) {
+    return parent.isEmpty() ? key : parent + "." + key;
+  }
+
+  /** The node at a dotted path, or null. List elements are addressed by index. */
+  static JsonNode get(JsonNode root, String dotted) {
+    JsonNode node = root;
+    for (String part : split(dotted)) {
+      if (node == null) {
+        return null;
+      }
+      if (node.isObject()) {
+        node = node.get(part);
+      } else if (node.isArray() && part.chars().allMatch(Character::isDigit)) {
+        node = node.get(Integer.parseInt(part));
+      } else {
+        return null;
+      }
+    }
+    return node;
+  }
+
+  /** Sets a value, creating the objects along the way (a scalar in the way is replaced). */
+  static void set(ObjectNode root, String dotted, JsonNode value) {
+    List<String> parts = split(dotted);
+    ObjectNode node = root;
+    for (String part : parts.subList(0, parts.size() - 1)) {
+      JsonNode child = node.get(part);
+      if (child == null || !child.isObject()) {
+        child = Json.object();
+        node.set(part, child);
+      }
+      node = (ObjectNode) child;
+    }
+    node.set(parts.getLast(), value);
+  }
+
+  /** Removes a key; returns false when it was not there. */
+  static boolean remove(ObjectNode root, String dotted) {
+    List<String> parts = split(dotted);
+    JsonNode parent = parts.size() == 1 ? root : get(root, String.join(".", parts.subList(0, parts.size() - 1)));
+    if (parent instanceof ObjectNode object && object.has(parts.getLast())) {
+      object.remove(parts.getLast());
+      return true;
+    }
+    return false;
+  }
+}

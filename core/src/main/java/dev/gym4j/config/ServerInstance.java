@@ -1,0 +1,29 @@
+package dev.gym4j.config;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One configured server: {@code <name>: <kind>: <implementation>: {config}}.
+ *
+ * @param name the instance name, by which every other server and client routes to it
+ * @param config the implementation's block, with interpolations resolved
+ */
+public record ServerInstance(String name, ServerKind kind, String implementation, ObjectNode config) {
+
+  /** The configured port, or 0 to let the system choose one when the server binds. */
+  public int port() {
+    JsonNode port = config.get("port");
+    return port != null && port.isIntegralNumber() ? port.intValue() : 0;
+  }
+
+  public String host() {
+    JsonNode host = config.get("host");
+    return host != null && host.isString() ? host.stringValue() : GlobalConfig.DEFAULT_HOST;
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + kind.key() + "/" + implementation + ")";
+  }
+}

@@ -1,0 +1,85 @@
+package dev.gym4j.json;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one JSON mapper of gym4j.
+ *
+ * <p>Floats are read as {@link java.math.BigDecimal} with their trailing zeros kept, so a value such as
+ * {@code 1.0} or a log-prob such as {@code -0.000123} is written back exactly as it was read: rollout files,
+ * rewards and token log-probs pass through gym4j unchanged.
+ */
+public final class Json {
+  public static final JsonMapper MAPPER = JsonMapper.builder()
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      // Java records in camelCase, JSON in the snake_case every OpenAI and NeMo Gym body uses
+      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .build();
+
+  private Json() {}
+
+  public static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  public static ArrayNode array() {
+    return JsonNodeFactory.instance.arrayNode();
+  }
+
+  /** Parses JSON text; throws {@link JacksonException} on malformed input. */
+  public static JsonNode parse(String text) {
+    return MAPPER.readTree(text);
+  }
+
+  public static JsonNode parse(byte[] bytes) {
+    return MAPPER.readTree(bytes);
+  }
+
+  public static String write(Object value) {
+    return MAPPER.writeValueAsString(value);
+  }
+
+  public static byte[] writeBytes(Object value) {
+    return MAPPER.writeValueAsBytes(value);
+  }
+
+  public static <T> T convert(JsonNode node, Class<T> type) {
+    return MAPPER.treeToValue(node, type);
+  }
+
+  public static JsonNode toTree(Object value) {
+    return MAPPER.valueToTree(value);
+  }
+
+  /** Reads a JSONL file: one JSON value per non-blank line. */
+  public static List<JsonNode> readLines(Path file) {
+    try {
+      List<JsonNode> rows = new ArrayList<>();
+      for (String line : Files.readAllLines(file)) {
+        if (!line.isBlank()) {
+          rows.add(parse(line));
+        }
+      }
+      return rows;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.gym4j.json;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Checks of a JSON value's shape that fail with a {@link FieldError} naming the field. */
+public final class Shape {
+  private Shape() {}
+
+  public static List<Object> at(List<Object> path, Object next) {
+    List<Object> out = new ArrayList<>(path);
+    out.add(next);
+    return out;
+  }
+
+  public static ObjectNode object(JsonNode node, List<Object> path) {
+    if (node == null || !node.isObject()) {
+      throw new FieldError(path, "Input should be a valid object", "object_type");
+    }
+    return (ObjectNode) node;
+  }
+
+  /** A field that must be present and not null. */
+  public static JsonNode required(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value == null || value.isNull()) {
+      throw new FieldError(at(path, field), "Field required", "missing");
+    }
+    return value;
+  }
+
+  public static void optionalString(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isString()) {
+      throw new FieldError(at(path, field), "Input should be a valid string", "string_type");
+    }
+  }
+
+  public static void optionalNumber(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isNumber()) {
+      throw new FieldError(at(path, field), "Input should be a valid number", "float_type");
+    }
+  }
+
+  public static void optionalInteger(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isIntegralNumber()) {
+      throw new FieldError(at(path, field), "Input should be a valid integer", "int_type");
+    }
+  }
+
+  public static void optionalBoolean(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isBoolean()) {
+      throw new FieldError(at(path, field), "Input should be a valid boolean", "bool_type");
+    }
+  }
+
+  public static void optionalObject(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isObject()) {
+      throw new FieldError(at(path, field), "Input should be a valid object", "object_type");
+    }
+  }
+
+  public static void optionalArray(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull() && !value.isArray()) {
+      throw new FieldError(at(path, field), "Input should be a valid list", "list_type");
+    }
+  }
+
+  /** The text of a string field, or null when it is absent, null or not a string. */
+  public static String text(JsonNode parent, String field) {
+    JsonNode value = parent.get(field);
+    return value != null && value.isString() ? value.stringValue() : null;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.gym4j.server;
+
+import java.util.List;
+
+import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
+import dev.gym4j.json.Shape;
+import io.helidon.webserver.http.ServerRequest;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** One request to a gym4j endpoint, as its handler sees it. */
+public final class Call {
+  private final ServerRequest request;
+  private final byte[] rawBody;
+  private final String sessionId;
+  private JsonNode body;
+
+  Call(ServerRequest request, byte[] rawBody, String sessionId) {
+    this.request = request;
+    this.rawBody = rawBody;
+    this.sessionId = sessionId;
+  }
+
+  /** The body as JSON; malformed JSON is a 422 naming the body. */
+  public JsonNode body() {
+    if (body == null) {
+      if (rawBody.length == 0) {
+        throw new FieldError(List.of(), "a JSON body is required", "missing");
+      }
+      try {
+        body = Json.parse(rawBody);
+      } catch (JacksonException e) {
+        throw new FieldError(List.of(), "JSON decode error: " + e.getOriginalMessage(), "json_invalid");
+      }
+    }
+    return body;
+  }
+
+  /** The body, which must be a JSON object. */
+  public ObjectNode bodyObject() {
+    return Shape.object(body(), List.of());
+  }
+
+  public byte[] rawBody() {
+    return rawBody;
+  }
+
+  /**
+   * The id of this caller's session, from the server's signed session cookie; a new id when the request
+   * carries none. The response always sets the cookie, so the caller can thread it to the next request.
+   */
+  public String sessionId() {
+    return sessionId;
+  }
+
+  public String path() {
+    return request.path().path();
+  }
+
+  public java.util.Optional<String> header(String name) {
+    return request.headers().first(io.helidon.http.HeaderNames.create(name));
+  }
+}

@@ -1,0 +1,119 @@
+package dev.gym4j.server;
+
+import java.util.Map;
+
+import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.RequestException;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The endpoints of one server. Every endpoint gets the same plumbing: the body read within the size
+ * limit, the session cookie read and set again, bad input answered with 422 naming the field, and any
+ * other failure with a short 500 that never carries a stack trace to the client (the log has it).
+ */
+public final class Routes {
+  private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
+
+  private final HttpRouting.Builder routing;
+  private final SessionCookie sessionCookie;
+  private final String serverName;
+  private final long maxBodyBytes;
+
+  Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, long maxBodyBytes) {
+    this.routing = routing;
+    this.sessionCookie = sessionCookie;
+    this.serverName = serverName;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  public Routes post(String path, JsonHandler handler) {
+    routing.post(path, wrap(handler));
+    return this;
+  }
+
+  public Routes get(String path, JsonHandler handler) {
+    routing.get(path, wrap(handler));
+    return this;
+  }
+
+  /** Answers every path no endpoint took with FastAPI's 404 body. */
+  void notFoundFallback() {
+    routing.any((req, res) -> send(res, 404, ErrorBodies.detail("Not Found")));
+  }
+
+  private Handler wrap(JsonHandler handler) {
+    return (req, res) -> {
+      String sessionId = sessionCookie.read(req.headers().cookies()).orElseGet(SessionCookie::newSessionId);
+      res.headers().addCookie(sessionCookie.setCookie(sessionId));
+      Object result;
+      int status = 200;
+      try {
+        byte[] body = readBody(req);
+        if (body == null) {
+          send(res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
+          return;
+        }
+        result = handler.handle(new Call(req, body, sessionId));
+        if (result instanceof Reply reply) {
+          status = reply.status();
+          result = reply.body();
+        }
+      } catch (FieldError e) {
+        status = 422;
+        result = ErrorBodies.validation(e);
+      } catch (RequestException e) {
+        throw e;
+      } catch (Exception e) {
+        LOG.warn("{} {} failed on {}", req.prologue().method().text(), req.path().path(), serverName, e);
+        status = 500;
+        result = ErrorBodies.detail("Internal Server Error in " + serverName + ": " + e.getClass().getSimpleName()
+            + (e.getMessage() == null ? "" : ": " + abbreviate(e.getMessage())));
+      }
+      send(res, status, result);
+    };
+  }
+
+  /** The request body, or null when it is over the limit. */
+  private byte[] readBody(ServerRequest req) {
+    if (req.prologue().method() != Method.POST && req.prologue().method() != Method.PUT) {
+      return new byte[0];
+    }
+    var length = req.headers().contentLength();
+    if (length.isPresent() && length.getAsLong() > maxBodyBytes) {
+      return null;
+    }
+    if (!req.content().hasEntity()) {
+      return new byte[0];
+    }
+    try (var in = req.content().inputStream()) {
+      byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      return body.length > maxBodyBytes ? null : body;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static void send(ServerResponse res, int status, Object body) {
+    res.status(Status.create(status));
+    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+    res.send(body == null ? "null".getBytes() : Json.writeBytes(body));
+  }
+
+  private static String abbreviate(String message) {
+    return message.length() <= 300 ? message : message.substring(0, 300) + "…";
+  }
+
+  /** For servers without endpoints of their own beyond the common ones. */
+  static Map<String, String> ok() {
+    return Map.of("status", "ok");
+  }
+}

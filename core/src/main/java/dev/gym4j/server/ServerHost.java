@@ -1,0 +1,52 @@
+package dev.gym4j.server;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+import dev.gym4j.config.ServerInstance;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+
+/**
+ * Puts a {@link GymServer} on a Helidon web server (a virtual thread per request). The socket is bound to
+ * the configured port, or to port 0 so the system picks a free one: the bound port is read back from the
+ * live socket, so there is no probe-then-bind race.
+ */
+public final class ServerHost {
+  /** Request bodies above this are refused with 413 unless the instance sets {@code max_body_bytes}. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  private ServerHost() {}
+
+  public static RunningServer start(GymServer server, ServerContext context) {
+    server.attach(context);
+    server.start();
+    ServerInstance instance = context.instance();
+    long maxBody = instance.config().path("max_body_bytes").asLong(DEFAULT_MAX_BODY_BYTES);
+    WebServer webServer = serve(instance.name(), instance.host(), instance.port(), maxBody,
+        server.sessionCookieName(), server::routes);
+    return new RunningServer(instance, server, webServer, instance.host());
+  }
+
+  /**
+   * Starts a web server whose endpoints {@code routes} adds, with the common plumbing: {@code GET /}
+   * liveness, session cookie, 404/413/422/500 bodies.
+   */
+  public static WebServer serve(String name, String host, int port, long maxBodyBytes, String cookieName,
+      Consumer<Routes> routes) {
+    HttpRouting.Builder routing = HttpRouting.builder();
+    Routes endpoints = new Routes(routing, new SessionCookie(cookieName), name, maxBodyBytes);
+    endpoints.get("/", call -> Routes.ok());
+    routes.accept(endpoints);
+    endpoints.notFoundFallback();
+    return WebServer.builder()
+        .host(host)
+        .port(port)
+        // Routes enforces the limit with a JSON 413; Helidon's own cap sits just above it
+        .maxPayloadSize(maxBodyBytes + 1)
+        .shutdownGracePeriod(Duration.ofSeconds(2))
+        .routing(routing)
+        .build()
+        .start();
+  }
+}

@@ -1,0 +1,112 @@
+package dev.gym4j.wire;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.gym4j.json.JsonView;
+import dev.gym4j.json.Shape;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A Responses API response object ({@code "object": "response"}). */
+public record Response(ObjectNode json) implements JsonView {
+  public static final String COMPLETED = "completed";
+  public static final String INCOMPLETE = "incomplete";
+
+  public static Response of(JsonNode node, List<Object> path) {
+    ObjectNode json = Shape.object(node, path);
+    Shape.optionalString(json, "id", path);
+    Shape.optionalString(json, "status", path);
+    Shape.optionalObject(json, "usage", path);
+    Shape.optionalObject(json, "incomplete_details", path);
+    JsonNode output = Shape.required(json, "output", path);
+    if (hasTransitions(json)) {
+      for (int i = 0; i < output.size(); i++) {
+        Items.read(output.get(i), Shape.at(Shape.at(path, "output"), i));
+      }
+    } else {
+      Items.read(output, Shape.at(path, "output"));
+    }
+    return new Response(json);
+  }
+
+  public static Response of(JsonNode node) {
+    return of(node, List.of());
+  }
+
+  public String id() {
+    return Shape.text(json, "id");
+  }
+
+  public String model() {
+    return Shape.text(json, "model");
+  }
+
+  /** {@code completed}, {@code incomplete}, {@code failed} or {@code in_progress}; null when not given. */
+  public String status() {
+    return Shape.text(json, "status");
+  }
+
+  /** True when the model stopped early (token limit, content filter). */
+  public boolean isIncomplete() {
+    JsonNode details = json.get("incomplete_details");
+    return INCOMPLETE.equals(status()) || (details != null && !details.isNull());
+  }
+
+  /**
+   * The output items. For an agent that records transitions ({@code contains_transitions: true}, whose
+   * {@code output} is a list of item lists, one per step), the items of the last transition.
+   */
+  public List<Item> output() {
+    if (hasTransitions(json)) {
+      List<List<Item>> transitions = transitions();
+      return transitions.isEmpty() ? List.of() : transitions.getLast();
+    }
+    return Items.read(json.get("output"), List.of("output"));
+  }
+
+  /** The steps of a transition-recording agent (Aviary and the like); empty for a plain response. */
+  public List<List<Item>> transitions() {
+    if (!hasTransitions(json)) {
+      return List.of();
+    }
+    JsonNode output = json.get("output");
+    List<List<Item>> transitions = new java.util.ArrayList<>();
+    for (int i = 0; i < output.size(); i++) {
+      transitions.add(Items.read(output.get(i), List.of("output", i)));
+    }
+    return transitions;
+  }
+
+  private static boolean hasTransitions(ObjectNode json) {
+    return json.path("contains_transitions").asBoolean(false);
+  }
+
+  /** All {@code output_text} of the assistant messages joined, as the SDK's {@code output_text} property. */
+  public String outputText() {
+    StringBuilder out = new StringBuilder();
+    for (Item item : output()) {
+      if (item instanceof Message message && "assistant".equals(message.role())) {
+        out.append(message.text());
+      }
+    }
+    return out.toString();
+  }
+
+  public Optional<Usage> usage() {
+    JsonNode usage = json.get("usage");
+    return usage != null && usage.isObject() ? Optional.of(new Usage((ObjectNode) usage)) : Optional.empty();
+  }
+
+  public Response withOutput(List<? extends Item> items) {
+    ObjectNode copy = json.deepCopy();
+    copy.set("output", Items.write(items));
+    return new Response(copy);
+  }
+
+  public Response withUsage(Usage usage) {
+    ObjectNode copy = json.deepCopy();
+    copy.set("usage", usage == null ? null : usage.json());
+    return new Response(copy);
+  }
+}
