@@ -59,9 +59,7 @@ final class RunCommand implements Callable<Integer> {
       deployment.close();
       return 0;
     }
-    Shutdown.awaitSignal(deployment);
-    out.println("gym4j stopped.");
-    out.flush();
+    Shutdown.awaitSignal(deployment, out, "gym4j stopped.");
     return 0;
   }
 }

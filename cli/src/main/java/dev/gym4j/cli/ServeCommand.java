@@ -41,7 +41,7 @@ final class ServeCommand implements Callable<Integer> {
     out.printf("Serving %s at %s, announced to %s (ready %.2f s after JVM start).%n", instance,
         served.server().url(), head, Deployment.sinceJvmStart().toMillis() / 1000.0);
     out.flush();
-    Shutdown.awaitSignal(served);
+    Shutdown.awaitSignal(served, out, "gym4j stopped serving " + instance + ".");
     return 0;
   }
 }

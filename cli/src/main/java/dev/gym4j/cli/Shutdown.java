@@ -10,7 +10,12 @@ final class Shutdown {
 
   private Shutdown() {}
 
-  static void awaitSignal(AutoCloseable running) throws InterruptedException {
+  /**
+   * Blocks until the JVM is asked to stop, then closes {@code running} and prints {@code farewell}. The
+   * JVM halts as soon as its shutdown hooks end, so the farewell is printed by the hook itself.
+   */
+  static void awaitSignal(AutoCloseable running, java.io.PrintWriter out, String farewell)
+      throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       Thread closer = Thread.ofVirtual().start(() -> {
@@ -27,6 +32,8 @@ final class Shutdown {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      out.println(farewell);
+      out.flush();
       stopped.countDown();
     }, "gym4j-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);

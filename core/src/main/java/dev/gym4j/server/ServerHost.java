@@ -16,6 +16,11 @@ public final class ServerHost {
   /** Request bodies above this are refused with 413 unless the instance sets {@code max_body_bytes}. */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
 
+  static {
+    // before Helidon's first log line, which it writes to java.util.logging
+    new Slf4jLogging().initialization();
+  }
+
   private ServerHost() {}
 
   public static RunningServer start(GymServer server, ServerContext context) {
@@ -39,14 +44,18 @@ public final class ServerHost {
     endpoints.get("/", call -> Routes.ok());
     routes.accept(endpoints);
     endpoints.notFoundFallback();
-    return WebServer.builder()
+    // Routes enforces the body limit itself, so that the 413 has a JSON body like every other error
+    WebServer server = WebServer.builder()
         .host(host)
         .port(port)
-        // Routes enforces the limit with a JSON 413; Helidon's own cap sits just above it
-        .maxPayloadSize(maxBodyBytes + 1)
         .shutdownGracePeriod(Duration.ofSeconds(2))
         .routing(routing)
         .build()
         .start();
+    if (!server.isRunning()) {
+      // Helidon logs a failed bind and returns a stopped server rather than throwing
+      throw new IllegalStateException("cannot listen on " + host + ":" + port + " (address in use?)");
+    }
+    return server;
   }
 }

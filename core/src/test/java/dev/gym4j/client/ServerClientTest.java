@@ -1,0 +1,157 @@
+package dev.gym4j.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.gym4j.server.Reply;
+import dev.gym4j.server.ServerHost;
+import io.helidon.webserver.WebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Retries, deadlines and connection bounds of the client, against a real server that misbehaves on cue. */
+class ServerClientTest {
+  private final AtomicInteger flakyCalls = new AtomicInteger();
+  private final AtomicInteger unavailableCalls = new AtomicInteger();
+  private final AtomicInteger slowCalls = new AtomicInteger();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger maxInFlight = new AtomicInteger();
+  private WebServer server;
+  private URI base;
+
+  @BeforeEach
+  void start() {
+    server = ServerHost.serve("upstream", "127.0.0.1", 0, 1 << 20, "Upstream___test", routes -> {
+      routes.post("/flaky", call -> flakyCalls.incrementAndGet() <= 2
+          ? Reply.of(503, Map.of("detail", "busy")) : Map.of("ok", true));
+      routes.post("/unavailable", call -> {
+        unavailableCalls.incrementAndGet();
+        return Reply.of(429, Map.of("detail", "rate limited"));
+      });
+      routes.post("/slow", call -> {
+        slowCalls.incrementAndGet();
+        Thread.sleep(3000);
+        return Map.of("late", true);
+      });
+      routes.post("/gate", call -> {
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+          Thread.sleep(50);
+        } finally {
+          inFlight.decrementAndGet();
+        }
+        return Map.of("ok", true);
+      });
+    });
+    base = URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  private ServerClient client(ClientSettings settings) {
+    return new ServerClient(name -> name.equals("upstream") ? Optional.of(base) : Optional.empty(), settings);
+  }
+
+  private static ClientSettings quick() {
+    return ClientSettings.defaults().withRetries(4, Duration.ofMillis(10), Duration.ofMillis(40));
+  }
+
+  @Test
+  void retriesAnOverloadedServerUntilItAnswers() {
+    try (ServerClient client = client(quick())) {
+      HttpReply reply = client.post("upstream", "/flaky", Map.of(), Map.of());
+      assertThat(reply.status()).isEqualTo(200);
+      assertThat(flakyCalls).hasValue(3);
+    }
+  }
+
+  @Test
+  void givesUpAfterTheAttemptsAllowedAndReturnsTheLastAnswer() {
+    try (ServerClient client = client(quick())) {
+      HttpReply reply = client.post("upstream", "/unavailable", Map.of(), Map.of());
+      assertThat(reply.status()).isEqualTo(429);
+      assertThat(unavailableCalls).hasValue(4);
+    }
+  }
+
+  @Test
+  void aSlowAnswerIsATimeoutAndIsNotRetried() {
+    try (ServerClient client = client(quick().withRequestTimeout(Duration.ofMillis(200)))) {
+      assertThatThrownBy(() -> client.post("upstream", "/slow", Map.of(), Map.of()))
+          .isInstanceOfSatisfying(UpstreamException.class,
+              e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.TIMEOUT));
+      assertThat(slowCalls).hasValue(1);
+    }
+  }
+
+  @Test
+  void aRefusedConnectionIsAConnectionFailureAfterTheAttempts() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    try (ServerClient client = client(quick())) {
+      assertThatThrownBy(() -> client.send(URI.create("http://127.0.0.1:" + closedPort + "/x"), "POST", new byte[0],
+          Map.of(), Map.of()))
+          .isInstanceOfSatisfying(UpstreamException.class, e -> {
+            assertThat(e.kind()).isEqualTo(UpstreamException.Kind.CONNECTION);
+            assertThat(e.getMessage()).contains("after 4 attempts");
+          });
+    }
+  }
+
+  @Test
+  void anUnknownInstanceIsNamed() {
+    try (ServerClient client = client(quick())) {
+      assertThatThrownBy(() -> client.post("nobody", "/x", Map.of(), Map.of()))
+          .isInstanceOfSatisfying(UpstreamException.class,
+              e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.UNKNOWN_INSTANCE))
+          .hasMessageContaining("nobody");
+    }
+  }
+
+  @Test
+  void requestsToOneUpstreamAreBoundedAndTheRestQueue() throws Exception {
+    ClientSettings bounded = new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1,
+        Duration.ofMillis(10), Duration.ofMillis(10), 3);
+    try (ServerClient client = client(bounded); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<HttpReply>> replies = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        replies.add(callers.submit(() -> client.post("upstream", "/gate", Map.of(), Map.of())));
+      }
+      for (Future<HttpReply> reply : replies) {
+        assertThat(reply.get().status()).isEqualTo(200);
+      }
+    }
+    assertThat(maxInFlight.get()).isBetween(1, 3);
+  }
+
+  @Test
+  void cookiesAreSentAndReadButNeverStored() {
+    try (ServerClient client = client(quick())) {
+      HttpReply first = client.post("upstream", "/gate", Map.of(), Map.of());
+      assertThat(first.cookies()).containsKey("Upstream___test");
+      HttpReply second = client.post("upstream", "/gate", Map.of(), first.cookies());
+      assertThat(second.cookies().get("Upstream___test")).isEqualTo(first.cookies().get("Upstream___test"));
+      HttpReply third = client.post("upstream", "/gate", Map.of(), Map.of());
+      assertThat(third.cookies().get("Upstream___test")).isNotEqualTo(first.cookies().get("Upstream___test"));
+    }
+  }
+}
