@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
 public final class ServerClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ServerClient.class);
   private static final Set<Integer> RETRY_STATUSES = Set.of(429, 502, 503, 504);
+  /**
+   * Marks a 502/504 from a gym4j server whose own upstream failed after that server's retries. Such an
+   * answer is not retried again: retrying at every hop would multiply the calls to a failing backend.
+   */
+  public static final String UPSTREAM_FAILURE_HEADER = "X-Gym4j-Upstream-Failure";
 
   private final ServerDirectory directory;
   private final ClientSettings settings;
@@ -101,7 +106,8 @@ public final class ServerClient implements AutoCloseable {
       }
       if (response != null) {
         HttpReply reply = new HttpReply(response.statusCode(), response.body(), cookies(response));
-        if (!RETRY_STATUSES.contains(reply.status()) || attempt >= settings.maxAttempts()) {
+        boolean retriedDownstream = response.headers().firstValue(UPSTREAM_FAILURE_HEADER).isPresent();
+        if (!RETRY_STATUSES.contains(reply.status()) || retriedDownstream || attempt >= settings.maxAttempts()) {
           return reply;
         }
         LOG.debug("{} {} answered {}, retry {} of {}", method, url, reply.status(), attempt, settings.maxAttempts() - 1);

@@ -38,7 +38,7 @@ public final class Origins {
   }
 
   /** " (source)" for messages, or "" when the source is unknown. */
-  String suffix(String path) {
+  public String suffix(String path) {
     String source = of(path);
     return source == null ? "" : " (" + source + ")";
   }

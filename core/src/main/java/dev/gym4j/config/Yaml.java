@@ -23,7 +23,18 @@ public final class Yaml {
   private Yaml() {}
 
   private static org.yaml.snakeyaml.Yaml loader() {
-    return new org.yaml.snakeyaml.Yaml(new SafeConstructor(new LoaderOptions()));
+    return new org.yaml.snakeyaml.Yaml(new TextDates());
+  }
+
+  /**
+   * YAML 1.1 reads {@code 2024-10-21} as a date; configs mean the text (an Azure {@code api-version}), and
+   * OmegaConf has no date type, so dates stay strings as written.
+   */
+  private static final class TextDates extends SafeConstructor {
+    TextDates() {
+      super(new LoaderOptions());
+      yamlConstructors.put(org.yaml.snakeyaml.nodes.Tag.TIMESTAMP, new ConstructYamlStr());
+    }
   }
 
   public static JsonNode read(Path file) {

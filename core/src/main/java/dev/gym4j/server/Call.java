@@ -15,12 +15,32 @@ public final class Call {
   private final ServerRequest request;
   private final byte[] rawBody;
   private final String sessionId;
+  private final java.util.Map<String, String> responseCookies = new java.util.LinkedHashMap<>();
   private JsonNode body;
 
   Call(ServerRequest request, byte[] rawBody, String sessionId) {
     this.request = request;
     this.rawBody = rawBody;
     this.sessionId = sessionId;
+  }
+
+  /** Every cookie the request carries, by name (an agent forwards other servers' session cookies). */
+  public java.util.Map<String, String> cookies() {
+    java.util.Map<String, String> cookies = new java.util.LinkedHashMap<>();
+    var parameters = request.headers().cookies();
+    for (String name : parameters.names()) {
+      cookies.put(name, parameters.get(name));
+    }
+    return cookies;
+  }
+
+  /** Sets a cookie on the response, beside this server's own session cookie. */
+  public void setCookie(String name, String value) {
+    responseCookies.put(name, value);
+  }
+
+  java.util.Map<String, String> responseCookies() {
+    return responseCookies;
   }
 
   /** The body as JSON; malformed JSON is a 422 naming the body. */

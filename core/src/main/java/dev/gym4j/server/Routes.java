@@ -2,6 +2,8 @@ package dev.gym4j.server;
 
 import java.util.Map;
 
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.client.UpstreamException;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
 import io.helidon.http.HeaderNames;
@@ -62,7 +64,13 @@ public final class Routes {
           send(res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
           return;
         }
-        result = handler.handle(new Call(req, body, sessionId));
+        Call call = new Call(req, body, sessionId);
+        result = handler.handle(call);
+        call.responseCookies().forEach((name, value) -> {
+          if (!name.equals(sessionCookie.name())) {
+            res.headers().addCookie(io.helidon.http.SetCookie.builder(name, value).path("/").httpOnly(true).build());
+          }
+        });
         if (result instanceof Reply reply) {
           status = reply.status();
           result = reply.body();
@@ -70,6 +78,13 @@ public final class Routes {
       } catch (FieldError e) {
         status = 422;
         result = ErrorBodies.validation(e);
+      } catch (UpstreamException e) {
+        // another server failed us: say so with a gateway status, so the caller can record the failure's kind
+        status = e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
+        res.header(ServerClient.UPSTREAM_FAILURE_HEADER, e.kind().name().toLowerCase(java.util.Locale.ROOT));
+        result = ErrorBodies.detail(serverName + ": " + e.getMessage());
+        LOG.debug("{} {} on {}: upstream failure {}", req.prologue().method().text(), req.path().path(), serverName,
+            e.getMessage());
       } catch (RequestException e) {
         throw e;
       } catch (Exception e) {

@@ -28,6 +28,7 @@ class ServerClientTest {
   private final AtomicInteger flakyCalls = new AtomicInteger();
   private final AtomicInteger unavailableCalls = new AtomicInteger();
   private final AtomicInteger slowCalls = new AtomicInteger();
+  private final AtomicInteger innerFailureCalls = new AtomicInteger();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
   private WebServer server;
@@ -46,6 +47,10 @@ class ServerClientTest {
         slowCalls.incrementAndGet();
         Thread.sleep(3000);
         return Map.of("late", true);
+      });
+      routes.post("/inner_failure", call -> {
+        innerFailureCalls.incrementAndGet();
+        throw new UpstreamException(UpstreamException.Kind.CONNECTION, "the model behind me is down");
       });
       routes.post("/gate", call -> {
         maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -88,6 +93,16 @@ class ServerClientTest {
       HttpReply reply = client.post("upstream", "/unavailable", Map.of(), Map.of());
       assertThat(reply.status()).isEqualTo(429);
       assertThat(unavailableCalls).hasValue(4);
+    }
+  }
+
+  @Test
+  void aGatewayErrorFromAServerThatAlreadyRetriedIsNotRetriedAgain() {
+    try (ServerClient client = client(quick())) {
+      HttpReply reply = client.post("upstream", "/inner_failure", Map.of(), Map.of());
+      assertThat(reply.status()).isEqualTo(502);
+      assertThat(reply.json().get("detail").asString()).contains("the model behind me is down");
+      assertThat(innerFailureCalls).hasValue(1);
     }
   }
 

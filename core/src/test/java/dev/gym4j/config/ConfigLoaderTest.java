@@ -228,12 +228,13 @@ class ConfigLoaderTest {
 
   @Test
   void yamlScalarsAreTypedAsPyYamlTypesThem() throws IOException {
-    write("conf.yaml", "yes_: yes\nnull_: ~\nunderscore: 1_000\nquoted: '1'\n");
+    write("conf.yaml", "yes_: yes\nnull_: ~\nunderscore: 1_000\nquoted: '1'\ndate: 2024-10-21\n");
     GlobalConfig config = load("+config_paths=[conf.yaml]");
     assertThat(config.get("yes_").orElseThrow().asBoolean()).isTrue();
     assertThat(config.get("null_").orElseThrow().isNull()).isTrue();
     assertThat(config.get("underscore").orElseThrow().asInt()).isEqualTo(1000);
     assertThat(config.get("quoted").orElseThrow().isString()).isTrue();
+    assertThat(config.get("date").orElseThrow().asString()).as("dates stay as written").isEqualTo("2024-10-21");
   }
 
   @Test

@@ -1,0 +1,71 @@
+package dev.gym4j.models;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.model.ModelServer;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.Implementation;
+import dev.gym4j.wire.ChatCompletion;
+import dev.gym4j.wire.ChatCompletionRequest;
+import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseCreateParams;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code azure_openai_model}: an Azure OpenAI deployment, reached at
+ * {@code {openai_base_url}/openai/deployments/{openai_model}/chat/completions?api-version=…} with an
+ * {@code api-key} header. Responses requests are converted to Chat Completions and back; unlike NeMo Gym,
+ * usage and {@code status}/{@code incomplete_details} are kept.
+ *
+ * <p>Settings: {@code openai_base_url}, {@code openai_api_key}, {@code openai_model} (the deployment),
+ * {@code default_query} with {@code api-version} (required), {@code num_concurrent_requests} (default 8).
+ */
+@Implementation("azure_openai_model")
+public final class AzureOpenAIModel extends ModelServer {
+  private URI chatUrl;
+  private String model;
+  private Upstream upstream;
+
+  @Override
+  protected void start() {
+    String base = context().requiredString("openai_base_url");
+    model = context().requiredString("openai_model");
+    String key = context().requiredString("openai_api_key");
+    if (!(context().required("default_query") instanceof ObjectNode query) || !query.has("api-version")) {
+      throw new ConfigException("missing required value " + context().path("default_query") + ".api-version: Azure "
+          + "needs the API version, e.g. default_query: {api-version: 2024-10-21}");
+    }
+    StringJoiner parameters = new StringJoiner("&");
+    query.properties().forEach(entry -> parameters.add(encode(entry.getKey()) + "=" + encode(entry.getValue().asString())));
+    chatUrl = Upstream.resolve(base, "/openai/deployments/" + encode(model) + "/chat/completions?" + parameters);
+    int concurrency = context().config().path("num_concurrent_requests").asInt(8);
+    upstream = new Upstream(context().client(), Map.of("api-key", key), concurrency);
+  }
+
+  @Override
+  protected Response responses(ResponseCreateParams request, Call call) {
+    ObjectNode body = ResponsesToChat.convert(request.json(), false);
+    body.put("model", model);
+    ObjectNode answer = upstream.postForObject(chatUrl, body);
+    ChatCompletion chat = Upstream.validated(chatUrl, () -> ChatCompletion.of(answer, List.of("chat_completion")));
+    return ChatToResponses.response(chat, request.json(), model, true, false);
+  }
+
+  @Override
+  protected ChatCompletion chatCompletions(ChatCompletionRequest request, Call call) {
+    ObjectNode body = request.json().deepCopy();
+    body.put("model", model);
+    ObjectNode answer = upstream.postForObject(chatUrl, body);
+    return Upstream.validated(chatUrl, () -> ChatCompletion.of(answer, List.of("chat_completion")));
+  }
+
+  private static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+}

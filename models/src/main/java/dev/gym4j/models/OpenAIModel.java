@@ -1,0 +1,89 @@
+package dev.gym4j.models;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.gym4j.json.Json;
+import dev.gym4j.model.ModelServer;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.Implementation;
+import dev.gym4j.wire.ChatCompletion;
+import dev.gym4j.wire.ChatCompletionRequest;
+import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseCreateParams;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code openai_model}: the Responses API passed through to an OpenAI-compatible endpoint
+ * ({@code {openai_base_url}/responses}, and {@code /chat/completions} for the chat endpoint), with the
+ * server's model, key and default body fields.
+ *
+ * <p>Settings as NeMo Gym's: {@code openai_base_url}, {@code openai_api_key}, {@code openai_model} (required);
+ * {@code extra_body} (defaults the request overrides), {@code openai_default_headers},
+ * {@code max_concurrent_requests}, {@code drop_input_reasoning_items}.
+ */
+@Implementation("openai_model")
+public final class OpenAIModel extends ModelServer {
+  private String baseUrl;
+  private String model;
+  private ObjectNode extraBody;
+  private boolean dropInputReasoning;
+  private Upstream upstream;
+
+  @Override
+  protected void start() {
+    baseUrl = context().requiredString("openai_base_url");
+    model = context().requiredString("openai_model");
+    String key = context().requiredString("openai_api_key");
+    extraBody = context().config().get("extra_body") instanceof ObjectNode body ? body : Json.object();
+    dropInputReasoning = context().config().path("drop_input_reasoning_items").asBoolean(false);
+    Map<String, String> headers = new LinkedHashMap<>();
+    context().config().path("openai_default_headers").properties()
+        .forEach(entry -> headers.put(entry.getKey(), entry.getValue().asString()));
+    headers.put("Authorization", "Bearer " + key);
+    JsonNode limit = context().config().get("max_concurrent_requests");
+    upstream = new Upstream(context().client(), headers, limit != null && limit.isIntegralNumber() ? limit.intValue() : null);
+  }
+
+  @Override
+  protected Response responses(ResponseCreateParams request, Call call) {
+    ObjectNode body = withDefaults(request.json());
+    if (dropInputReasoning && body.get("input") instanceof ArrayNode input) {
+      ArrayNode kept = Json.array();
+      input.forEach(item -> {
+        if (!"reasoning".equals(item.path("type").asString(""))) {
+          kept.add(item);
+        }
+      });
+      body.set("input", kept);
+    }
+    URI url = Upstream.resolve(baseUrl, "/responses");
+    ObjectNode answer = upstream.postForObject(url, body);
+    // OpenAI rejects a replayed reasoning item that carries a status, so history must not have one
+    for (JsonNode item : answer.path("output")) {
+      if ("reasoning".equals(item.path("type").asString("")) && item instanceof ObjectNode reasoning) {
+        reasoning.remove("status");
+      }
+    }
+    return Upstream.validated(url, () -> Response.of(answer, List.of("response")));
+  }
+
+  @Override
+  protected ChatCompletion chatCompletions(ChatCompletionRequest request, Call call) {
+    URI url = Upstream.resolve(baseUrl, "/chat/completions");
+    ObjectNode answer = upstream.postForObject(url, withDefaults(request.json()));
+    return Upstream.validated(url, () -> ChatCompletion.of(answer, List.of("chat_completion")));
+  }
+
+  /** {@code extra_body} under the request (the request wins), and the server's model. */
+  private ObjectNode withDefaults(ObjectNode request) {
+    ObjectNode body = extraBody.deepCopy();
+    body.setAll(request.deepCopy());
+    body.put("model", model);
+    return body;
+  }
+}

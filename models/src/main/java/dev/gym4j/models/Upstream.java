@@ -1,0 +1,104 @@
+package dev.gym4j.models;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.client.UpstreamException;
+import dev.gym4j.json.Json;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The inference endpoint behind a model server (OpenAI, Azure, vLLM): JSON POSTs with the server's
+ * credentials, an optional cap on concurrent calls, and failures as typed {@link UpstreamException}s whose
+ * message carries the upstream status and the start of its body, never the credentials.
+ */
+final class Upstream {
+  private static final int BODY_EXCERPT = 500;
+
+  private final ServerClient client;
+  private final Map<String, String> headers;
+  private final Semaphore limit;
+
+  Upstream(ServerClient client, Map<String, String> headers, Integer maxConcurrentRequests) {
+    this.client = client;
+    this.headers = Map.copyOf(headers);
+    this.limit = maxConcurrentRequests == null ? null : new Semaphore(maxConcurrentRequests, true);
+  }
+
+  /** Joins a base URL such as {@code http://host:8000/v1} and a path such as {@code /chat/completions}. */
+  static URI resolve(String base, String path) {
+    String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    return URI.create(trimmed + path);
+  }
+
+  /** The server root of an OpenAI-style base URL: {@code http://host:8000/v1} → {@code http://host:8000}. */
+  static String root(String base) {
+    String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    return trimmed.endsWith("/v1") ? trimmed.substring(0, trimmed.length() - 3) : trimmed;
+  }
+
+  HttpReply post(URI url, ObjectNode body) {
+    if (limit != null) {
+      try {
+        limit.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.util.concurrent.CancellationException("interrupted while waiting for an upstream slot");
+      }
+    }
+    try {
+      return client.send(url, "POST", Json.writeBytes(body), Map.of(), headers);
+    } finally {
+      if (limit != null) {
+        limit.release();
+      }
+    }
+  }
+
+  /** POSTs and returns the JSON object of a 2xx answer; anything else is an {@link UpstreamException}. */
+  ObjectNode postForObject(URI url, ObjectNode body) {
+    return object(url, post(url, body));
+  }
+
+  static ObjectNode object(URI url, HttpReply reply) {
+    if (!reply.ok()) {
+      throw failure(url, reply);
+    }
+    try {
+      JsonNode json = reply.json();
+      if (json instanceof ObjectNode object) {
+        return object;
+      }
+    } catch (JacksonException e) {
+      // fall through to the error below
+    }
+    throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " answered " + reply.status()
+        + " with a body that is not a JSON object: " + excerpt(reply), reply.status(), null);
+  }
+
+  /** Checks an upstream answer's shape: a wrong one is the upstream's failure (502), not our caller's (422). */
+  static <T> T validated(URI url, java.util.function.Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (dev.gym4j.json.FieldError e) {
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " gave an invalid answer: "
+          + e, 200, e);
+    }
+  }
+
+  static UpstreamException failure(URI url, HttpReply reply) {
+    return new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " answered " + reply.status()
+        + ": " + excerpt(reply), reply.status(), null);
+  }
+
+  static String excerpt(HttpReply reply) {
+    String text = new String(reply.body(), StandardCharsets.UTF_8);
+    return text.length() <= BODY_EXCERPT ? text : text.substring(0, BODY_EXCERPT) + "…";
+  }
+}

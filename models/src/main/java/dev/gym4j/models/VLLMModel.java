@@ -1,0 +1,271 @@
+package dev.gym4j.models;
+
+import java.math.BigInteger;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
+import dev.gym4j.json.Shape;
+import dev.gym4j.model.ModelServer;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.Implementation;
+import dev.gym4j.wire.ChatCompletion;
+import dev.gym4j.wire.ChatCompletionRequest;
+import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseCreateParams;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code vllm_model}: the training backend. Responses requests become Chat Completions for vLLM (or a
+ * NeMo RL vLLM server) and come back as Responses, with reasoning as {@code <think>} text on the wire and
+ * as reasoning items in gym4j.
+ *
+ * <p>With {@code return_token_id_information: true} every call returns its token bundle (prompt ids,
+ * sampled ids, log-probs) on its last output item, and history items give their bundles back to the
+ * backend, so multi-turn prompts stay append-only. Several {@code base_url}s are replicas: a rollout sticks
+ * to one (by a hash of this server's session id) to reuse its prefix cache. A prompt over the context
+ * length gives an incomplete response rather than an error, as NeMo Gym does, so the agent stops.
+ */
+@Implementation("vllm_model")
+public final class VLLMModel extends ModelServer {
+  private List<String> baseUrls;
+  private String model;
+  private boolean training;
+  private boolean requestTokenIds;
+  private boolean reasoningParser;
+  private boolean interleavedReasoning;
+  private boolean preserveReasoning;
+  private boolean developerAsSystem;
+  private ObjectNode chatTemplateKwargs;
+  private ObjectNode extraBody;
+  private ObjectNode samplingOverrides;
+  private Upstream upstream;
+
+  @Override
+  protected void start() {
+    JsonNode urls = context().required("base_url");
+    baseUrls = new ArrayList<>();
+    if (urls.isArray()) {
+      urls.forEach(url -> baseUrls.add(url.asString()));
+    } else {
+      baseUrls.add(urls.asString());
+    }
+    if (baseUrls.isEmpty() || baseUrls.stream().anyMatch(String::isBlank)) {
+      throw new ConfigException(context().path("base_url") + " must be a URL or a list of URLs");
+    }
+    String key = context().requiredString("api_key");
+    model = context().requiredString("model");
+    training = context().required("return_token_id_information").asBoolean();
+    reasoningParser = context().required("uses_reasoning_parser").asBoolean();
+    requestTokenIds = flag("request_prompt_and_generation_token_ids", false);
+    interleavedReasoning = flag("uses_interleaved_reasoning", true);
+    preserveReasoning = flag("preserve_reasoning_in_assistant_content", false);
+    developerAsSystem = flag("replace_developer_role_with_system", false);
+    chatTemplateKwargs = object("chat_template_kwargs");
+    extraBody = object("extra_body");
+    samplingOverrides = object("sampling_overrides");
+    Map<String, String> headers = new LinkedHashMap<>();
+    context().config().path("default_headers").properties()
+        .forEach(entry -> headers.put(entry.getKey(), entry.getValue().asString()));
+    headers.put("Authorization", "Bearer " + key);
+    upstream = new Upstream(context().client(), headers, null);
+  }
+
+  private boolean flag(String field, boolean fallback) {
+    return context().config().path(field).asBoolean(fallback);
+  }
+
+  private ObjectNode object(String field) {
+    return context().config().get(field) instanceof ObjectNode object ? object : Json.object();
+  }
+
+  @Override
+  protected Response responses(ResponseCreateParams request, Call call) {
+    ObjectNode chatBody = ResponsesToChat.convert(request.json(), training);
+    chatBody.put("model", model);
+    ChatCompletion chat = complete(chatBody, call.sessionId());
+    return ChatToResponses.response(chat, request.json(), model, reasoningParser, training);
+  }
+
+  @Override
+  protected ChatCompletion chatCompletions(ChatCompletionRequest request, Call call) {
+    return complete(request.json().deepCopy(), call.sessionId());
+  }
+
+  /** The chat pipeline shared by both endpoints. */
+  private ChatCompletion complete(ObjectNode body, String sessionId) {
+    prepare(body);
+    String base = baseUrls.get(replica(sessionId, baseUrls.size()));
+    URI url = Upstream.resolve(base, "/chat/completions");
+    HttpReply reply = upstream.post(url, body);
+    ObjectNode chat;
+    if (reply.status() == 400 && contextOverflow(reply)) {
+      chat = emptyCompletion("length");
+    } else {
+      chat = Upstream.object(url, reply);
+      Upstream.validated(url, () -> ChatCompletion.of(chat, List.of("chat_completion")));
+      if (chat.path("choices").isEmpty()) {
+        throw Upstream.failure(url, reply);
+      }
+      ObjectNode message = (ObjectNode) chat.path("choices").get(0).get("message");
+      if (reasoningParser) {
+        wrapReasoning(message);
+      }
+      if (training) {
+        TokenInfo.attach(chat, url, () -> tokenize(base, body));
+      }
+    }
+    return new ChatCompletion(chat);
+  }
+
+  /** The request as vLLM gets it: roles, model, template arguments, defaults, training flags, overrides. */
+  private void prepare(ObjectNode body) {
+    ArrayNode messages = (ArrayNode) body.get("messages");
+    for (JsonNode message : messages) {
+      ObjectNode m = (ObjectNode) message;
+      if (developerAsSystem && "developer".equals(Shape.text(m, "role"))) {
+        m.put("role", "system");
+      }
+      if (reasoningParser && !preserveReasoning && "assistant".equals(Shape.text(m, "role"))) {
+        splitReasoning(m);
+      }
+    }
+    body.put("model", model);
+    ObjectNode templateKwargs = chatTemplateKwargs.deepCopy();
+    templateKwargs.setAll(metadataObject(body, "chat_template_kwargs"));
+    if (!templateKwargs.isEmpty()) {
+      templateKwargs.setAll(body.get("chat_template_kwargs") instanceof ObjectNode given ? given : Json.object());
+      body.set("chat_template_kwargs", templateKwargs);
+    }
+    if (training) {
+      body.put("logprobs", true);
+      body.put("top_logprobs", 0);
+      body.put("return_tokens_as_token_ids", true);
+      if (requestTokenIds) {
+        body.put("return_token_ids", true);
+      }
+      JsonNode n = body.get("n");
+      if (n != null && !n.isNull() && n.asInt() != 1) {
+        throw new FieldError(List.of("n"), "training mode takes one sample per call (n = 1)", "value_error");
+      }
+    }
+    if (body.has("top_logprobs") && body.get("top_logprobs").isNull()) {
+      body.remove("top_logprobs");
+    }
+    ObjectNode defaults = extraBody.deepCopy();
+    defaults.setAll(metadataObject(body, "extra_body"));
+    for (var entry : defaults.properties()) {
+      if (!body.has(entry.getKey())) {
+        body.set(entry.getKey(), entry.getValue());
+      }
+    }
+    body.setAll(samplingOverrides.deepCopy());
+  }
+
+  /** History reasoning goes back as {@code reasoning_content} (and {@code reasoning}), not as think tags. */
+  private void splitReasoning(ObjectNode message) {
+    String content = Shape.text(message, "content");
+    if (content == null) {
+      return;
+    }
+    Matcher matcher = ChatToResponses.THINK.matcher(content);
+    if (!matcher.find()) {
+      return;
+    }
+    String first = matcher.group(1);
+    message.put("content", ChatToResponses.THINK.matcher(content).replaceAll(""));
+    if (interleavedReasoning) {
+      message.put("reasoning_content", first);
+      message.put("reasoning", first);
+    }
+  }
+
+  /** vLLM's reasoning parser gives reasoning beside the content; gym4j carries it as a think block. */
+  private static void wrapReasoning(ObjectNode message) {
+    JsonNode reasoning = message.has("reasoning_content") && !message.get("reasoning_content").isNull()
+        ? message.get("reasoning_content") : message.get("reasoning");
+    message.remove(List.of("reasoning_content", "reasoning"));
+    if (reasoning != null && reasoning.isString()) {
+      String content = Shape.text(message, "content");
+      message.put("content", "<think>" + reasoning.stringValue() + "</think>" + (content == null ? "" : content));
+    }
+  }
+
+  /** A JSON string in {@code metadata.<key>}, the per-request channel NeMo Gym rows use. */
+  private static ObjectNode metadataObject(ObjectNode body, String key) {
+    String text = body.path("metadata").path(key).asString(null);
+    if (text == null) {
+      return Json.object();
+    }
+    try {
+      return Json.parse(text) instanceof ObjectNode object ? object : Json.object();
+    } catch (JacksonException e) {
+      throw new FieldError(List.of("metadata", key), "must be a JSON object in a string", "value_error");
+    }
+  }
+
+  private ArrayNode tokenize(String base, ObjectNode body) {
+    ObjectNode request = Json.object();
+    for (String field : List.of("model", "messages", "tools", "chat_template_kwargs", "mm_processor_kwargs",
+        "required_prefix_token_ids")) {
+      if (body.has(field)) {
+        request.set(field, body.get(field));
+      }
+    }
+    URI url = Upstream.resolve(Upstream.root(base), "/tokenize");
+    JsonNode tokens = upstream.postForObject(url, request).get("tokens");
+    if (tokens == null || !tokens.isArray()) {
+      throw new dev.gym4j.client.UpstreamException(dev.gym4j.client.UpstreamException.Kind.STATUS,
+          "upstream " + url + " answered without tokens", 200, null);
+    }
+    return (ArrayNode) tokens;
+  }
+
+  private static boolean contextOverflow(HttpReply reply) {
+    String text = new String(reply.body(), StandardCharsets.UTF_8);
+    return text.contains("context length") || text.contains("max_tokens");
+  }
+
+  /** The answer NeMo Gym gives for a prompt over the context length: empty, cut short, no token ids. */
+  private ObjectNode emptyCompletion(String finishReason) {
+    ObjectNode chat = Json.object();
+    chat.put("id", Ids.of("chatcmpl-"));
+    chat.put("object", "chat.completion");
+    chat.put("created", System.currentTimeMillis() / 1000);
+    chat.put("model", model);
+    ObjectNode choice = chat.putArray("choices").addObject();
+    choice.put("index", 0);
+    choice.put("finish_reason", finishReason);
+    ObjectNode message = choice.putObject("message");
+    message.put("role", "assistant");
+    message.putNull("content");
+    return chat;
+  }
+
+  /** The replica for a session: the first 8 bytes of SHA-256 of its id, big-endian, modulo the count. */
+  static int replica(String sessionId, int replicas) {
+    if (replicas == 1) {
+      return 0;
+    }
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
+      return new BigInteger(1, Arrays.copyOf(digest, 8)).mod(BigInteger.valueOf(replicas)).intValue();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}

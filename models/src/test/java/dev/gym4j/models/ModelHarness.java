@@ -1,0 +1,54 @@
+package dev.gym4j.models;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.run.Deployment;
+import dev.gym4j.server.Implementations;
+import dev.gym4j.testing.TestConfigs;
+import dev.gym4j.wire.Response;
+
+/** One model server instance named {@code policy_model} in a deployment, over real HTTP. */
+final class ModelHarness implements AutoCloseable {
+  /** Global keys that make retries quick in tests. */
+  static final String FAST_RETRIES = """
+      client_initial_backoff_seconds: 0.01
+      client_max_backoff_seconds: 0.02
+      client_max_attempts: 3
+      """;
+
+  final Deployment deployment;
+
+  ModelHarness(Path dir, String implementation, String settings) {
+    String yaml = FAST_RETRIES + "policy_model:\n  responses_api_models:\n    " + implementation + ":\n"
+        + settings.indent(6);
+    deployment = Deployment.start(TestConfigs.load(dir, yaml), Implementations.load(), Set.of());
+  }
+
+  HttpReply post(String path, String body) {
+    return post(path, body, Map.of());
+  }
+
+  HttpReply post(String path, String body, Map<String, String> cookies) {
+    return deployment.client().send(url().resolve(path), "POST", body.getBytes(), cookies, Map.of());
+  }
+
+  Response responses(String body) {
+    HttpReply reply = post("/v1/responses", body);
+    if (reply.status() != 200) {
+      throw new AssertionError("status " + reply.status() + ": " + reply.text());
+    }
+    return Response.of(reply.json());
+  }
+
+  java.net.URI url() {
+    return deployment.directory().find("policy_model").orElseThrow();
+  }
+
+  @Override
+  public void close() {
+    deployment.close();
+  }
+}

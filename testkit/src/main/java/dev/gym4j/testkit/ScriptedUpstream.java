@@ -1,0 +1,307 @@
+package dev.gym4j.testkit;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import dev.gym4j.json.Json;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A scripted stand-in for an OpenAI-compatible inference server (OpenAI, vLLM, a NeMo RL vLLM server),
+ * on a real socket: {@code POST /v1/chat/completions}, {@code POST /v1/responses}, {@code POST /tokenize}
+ * and {@code GET /v1/models}, answering in their exact wire formats, including usage, log-probs and token
+ * ids, and failing on cue (HTTP errors, dropped connections, context-length errors, latency).
+ *
+ * <p>Answers come from a queue ({@link #enqueue}); when it is empty, from a fallback function of the
+ * request (by default the text {@code "OK"}). Every request is recorded for assertions.
+ */
+public final class ScriptedUpstream implements AutoCloseable {
+  /** A request the upstream received. */
+  public record Received(String path, ObjectNode body, Map<String, String> headers) {}
+
+  private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
+  private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final AtomicInteger calls = new AtomicInteger();
+  private volatile Function<ObjectNode, Answer> fallback = request -> Answer.text("OK");
+  private final WebServer server;
+
+  private ScriptedUpstream() {
+    HttpRouting.Builder routing = HttpRouting.builder()
+        .post("/v1/chat/completions", (req, res) -> answer(req, res, this::chat))
+        // Azure OpenAI's form of the same endpoint
+        .post("/openai/deployments/{deployment}/chat/completions", (req, res) -> answer(req, res, this::chat))
+        .post("/v1/responses", (req, res) -> answer(req, res, this::responses))
+        .post("/tokenize", this::tokenize)
+        .get("/v1/models", (req, res) -> send(res, 200, models()));
+    server = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
+  }
+
+  public static ScriptedUpstream start() {
+    return new ScriptedUpstream();
+  }
+
+  /** The OpenAI-style base URL, ending in {@code /v1}. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.port() + "/v1";
+  }
+
+  public URI root() {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  public ScriptedUpstream enqueue(Answer... answers) {
+    script.addAll(List.of(answers));
+    return this;
+  }
+
+  /** How to answer when the queue is empty. */
+  public ScriptedUpstream otherwise(Function<ObjectNode, Answer> answer) {
+    this.fallback = answer;
+    return this;
+  }
+
+  public List<Received> received() {
+    return List.copyOf(received);
+  }
+
+  /** Model calls answered or failed so far (chat and responses). */
+  public int calls() {
+    return calls.get();
+  }
+
+  private interface Renderer {
+    ObjectNode render(ObjectNode request, Answer answer);
+  }
+
+  private void answer(ServerRequest req, ServerResponse res, Renderer renderer) throws InterruptedException {
+    ObjectNode body = record(req);
+    calls.incrementAndGet();
+    Answer answer = script.poll();
+    if (answer == null) {
+      answer = fallback.apply(body);
+    }
+    if (!answer.latency.isZero()) {
+      Thread.sleep(answer.latency);
+    }
+    if (answer.drop) {
+      throw new CloseConnectionException("scripted: drop the connection");
+    }
+    if (answer.errorStatus != 0) {
+      res.status(Status.create(answer.errorStatus));
+      res.header(HeaderNames.CONTENT_TYPE, "application/json");
+      if (answer.errorStatus == 429 || answer.errorStatus == 503) {
+        res.header(HeaderNames.RETRY_AFTER, "0");
+      }
+      res.send(answer.errorBody.getBytes());
+      return;
+    }
+    send(res, 200, renderer.render(body, answer));
+  }
+
+  private ObjectNode record(ServerRequest req) {
+    ObjectNode body = (ObjectNode) Json.parse(req.content().as(byte[].class));
+    Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    req.headers().forEach(header -> headers.put(header.name(), header.get()));
+    received.add(new Received(req.path().path(), body, headers));
+    return body;
+  }
+
+  private ObjectNode chat(ObjectNode request, Answer answer) {
+    List<Integer> prompt = ScriptedTokenizer.prompt(request.get("messages"));
+    List<Integer> generation = generation(answer);
+    ObjectNode chat = Json.object();
+    chat.put("id", "chatcmpl-" + hex());
+    chat.put("object", "chat.completion");
+    chat.put("created", Instant.now().getEpochSecond());
+    chat.put("model", request.path("model").asString("scripted"));
+    ObjectNode choice = chat.putArray("choices").addObject();
+    choice.put("index", 0);
+    ObjectNode message = choice.putObject("message");
+    message.put("role", "assistant");
+    if (answer.text == null) {
+      message.putNull("content");
+    } else {
+      message.put("content", answer.text);
+    }
+    if (answer.reasoning != null) {
+      message.put("reasoning_content", answer.reasoning);
+    }
+    if (!answer.toolCalls.isEmpty()) {
+      ArrayNode calls = message.putArray("tool_calls");
+      for (Answer.ToolCall call : answer.toolCalls) {
+        ObjectNode toolCall = calls.addObject();
+        toolCall.put("id", "chatcmpl-tool-" + hex());
+        toolCall.put("type", "function");
+        ObjectNode function = toolCall.putObject("function");
+        function.put("name", call.name());
+        function.put("arguments", call.arguments());
+      }
+    }
+    boolean asIds = request.path("return_tokens_as_token_ids").asBoolean(false);
+    if (request.path("logprobs").asBoolean(false) && answer.tokenIds != Answer.TokenIds.ON_MESSAGE) {
+      ArrayNode content = choice.putObject("logprobs").putArray("content");
+      for (int i = 0; i < generation.size(); i++) {
+        ObjectNode entry = content.addObject();
+        entry.put("token", asIds ? "token_id:" + generation.get(i) : "w" + generation.get(i));
+        entry.put("logprob", logProb(i));
+        entry.putArray("bytes").add(65);
+        entry.putArray("top_logprobs");
+      }
+    } else {
+      choice.putNull("logprobs");
+    }
+    if (answer.tokenIds == Answer.TokenIds.ON_MESSAGE) {
+      message.set("prompt_token_ids", Json.toTree(prompt));
+      message.set("generation_token_ids", Json.toTree(generation));
+      ArrayNode logProbs = message.putArray("generation_log_probs");
+      for (int i = 0; i < generation.size(); i++) {
+        logProbs.add(logProb(i));
+      }
+    }
+    if (answer.tokenIds == Answer.TokenIds.ON_RESPONSE || request.path("return_token_ids").asBoolean(false)) {
+      chat.set("prompt_token_ids", Json.toTree(prompt));
+      choice.set("token_ids", Json.toTree(generation));
+    }
+    choice.put("finish_reason", answer.finishReasonOrDefault());
+    choice.putNull("stop_reason");
+    ObjectNode usage = chat.putObject("usage");
+    usage.put("prompt_tokens", prompt.size());
+    usage.put("total_tokens", prompt.size() + generation.size());
+    usage.put("completion_tokens", generation.size());
+    usage.putNull("prompt_tokens_details");
+    return chat;
+  }
+
+  private ObjectNode responses(ObjectNode request, Answer answer) {
+    List<Integer> prompt = ScriptedTokenizer.input(request.get("input"));
+    List<Integer> generation = generation(answer);
+    ObjectNode response = Json.object();
+    response.put("id", "resp_" + hex());
+    response.put("object", "response");
+    response.put("created_at", Instant.now().getEpochSecond());
+    response.put("status", "length".equals(answer.finishReason) ? "incomplete" : "completed");
+    response.putNull("error");
+    if ("length".equals(answer.finishReason)) {
+      response.putObject("incomplete_details").put("reason", "max_output_tokens");
+    } else {
+      response.putNull("incomplete_details");
+    }
+    response.set("instructions", request.get("instructions"));
+    response.set("max_output_tokens", request.get("max_output_tokens"));
+    response.put("model", request.path("model").asString("scripted"));
+    ArrayNode output = response.putArray("output");
+    if (answer.reasoning != null) {
+      ObjectNode reasoning = output.addObject();
+      reasoning.put("id", "rs_" + hex());
+      reasoning.put("type", "reasoning");
+      ObjectNode summary = reasoning.putArray("summary").addObject();
+      summary.put("type", "summary_text");
+      summary.put("text", answer.reasoning);
+      reasoning.put("status", "completed");
+    }
+    if (answer.text != null) {
+      ObjectNode message = output.addObject();
+      message.put("id", "msg_" + hex());
+      message.put("type", "message");
+      message.put("status", "completed");
+      message.put("role", "assistant");
+      ObjectNode text = message.putArray("content").addObject();
+      text.put("type", "output_text");
+      text.putArray("annotations");
+      text.putArray("logprobs");
+      text.put("text", answer.text);
+    }
+    for (Answer.ToolCall call : answer.toolCalls) {
+      ObjectNode item = output.addObject();
+      item.put("id", "fc_" + hex());
+      item.put("type", "function_call");
+      item.put("status", "completed");
+      item.put("arguments", call.arguments());
+      item.put("call_id", "call_" + hex());
+      item.put("name", call.name());
+    }
+    response.put("parallel_tool_calls", request.path("parallel_tool_calls").asBoolean(true));
+    response.set("temperature", request.has("temperature") ? request.get("temperature") : Json.toTree(1.0));
+    response.set("tool_choice", request.has("tool_choice") ? request.get("tool_choice") : Json.toTree("auto"));
+    response.set("tools", request.has("tools") ? request.get("tools") : Json.array());
+    response.set("top_p", request.has("top_p") ? request.get("top_p") : Json.toTree(1.0));
+    ObjectNode usage = response.putObject("usage");
+    usage.put("input_tokens", prompt.size());
+    usage.putObject("input_tokens_details").put("cached_tokens", 0);
+    usage.put("output_tokens", generation.size());
+    usage.putObject("output_tokens_details").put("reasoning_tokens",
+        ScriptedTokenizer.words(answer.reasoning).size());
+    usage.put("total_tokens", prompt.size() + generation.size());
+    return response;
+  }
+
+  private void tokenize(ServerRequest req, ServerResponse res) {
+    ObjectNode body = record(req);
+    List<Integer> tokens = body.has("messages") ? ScriptedTokenizer.prompt(body.get("messages"))
+        : ScriptedTokenizer.words(body.path("prompt").asString(""));
+    ObjectNode answer = Json.object();
+    answer.put("count", tokens.size());
+    answer.put("max_model_len", 4096);
+    answer.set("tokens", Json.toTree(tokens));
+    answer.putNull("token_strs");
+    send(res, 200, answer);
+  }
+
+  private static ObjectNode models() {
+    ObjectNode list = Json.object();
+    list.put("object", "list");
+    ObjectNode model = list.putArray("data").addObject();
+    model.put("id", "scripted");
+    model.put("object", "model");
+    model.put("owned_by", "gym4j");
+    return list;
+  }
+
+  private static List<Integer> generation(Answer answer) {
+    List<Integer> ids = new ArrayList<>(ScriptedTokenizer.words(answer.reasoning));
+    ids.addAll(ScriptedTokenizer.words(answer.text));
+    for (Answer.ToolCall call : answer.toolCalls) {
+      ids.addAll(ScriptedTokenizer.words(call.name()));
+      ids.addAll(ScriptedTokenizer.words(call.arguments()));
+    }
+    ids.add(ScriptedTokenizer.EOS);
+    return ids;
+  }
+
+  private static double logProb(int index) {
+    return -0.001 * (index % 7 + 1);
+  }
+
+  private static String hex() {
+    return UUID.randomUUID().toString().replace("-", "");
+  }
+
+  private static void send(ServerResponse res, int status, JsonNode body) {
+    res.status(Status.create(status));
+    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+    res.send(Json.writeBytes(body));
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+}
