@@ -10,16 +10,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public record Usage(ObjectNode json) implements JsonView {
 
-  public static Usage of(long inputTokens, long outputTokens) {
-    ObjectNode json = Json.object();
-    json.put("input_tokens", inputTokens);
-    json.putObject("input_tokens_details").putNull("cached_tokens");
-    json.put("output_tokens", outputTokens);
-    json.putObject("output_tokens_details").putNull("reasoning_tokens");
-    json.put("total_tokens", inputTokens + outputTokens);
-    return new Usage(json);
-  }
-
   public long inputTokens() {
     return json.path("input_tokens").asLong(0);
   }

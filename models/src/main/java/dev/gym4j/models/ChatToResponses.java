@@ -126,16 +126,21 @@ final class ChatToResponses {
     return new Response(response);
   }
 
-  /** Chat usage under Responses names; unknown detail counts stay null. */
+  /**
+   * Chat usage under Responses names. A detail count the backend does not report is 0, not null: OpenAI's
+   * clients (the official SDKs among them) require numbers there, while NeMo Gym writes null.
+   */
   static JsonNode usage(JsonNode chat) {
     if (chat == null || !chat.isObject()) {
       return null;
     }
     ObjectNode usage = Json.object();
     usage.put("input_tokens", chat.path("prompt_tokens").asLong(0));
-    usage.putObject("input_tokens_details").set("cached_tokens", firstNumber(
-        chat.path("prompt_tokens_details").get("cached_tokens"), chat.get("cached_input_tokens"),
-        chat.get("cache_read_input_tokens")));
+    ObjectNode inputDetails = usage.putObject("input_tokens_details");
+    inputDetails.set("cached_tokens", firstNumber(chat.path("prompt_tokens_details").get("cached_tokens"),
+        chat.get("cached_input_tokens"), chat.get("cache_read_input_tokens")));
+    inputDetails.set("cache_write_tokens", firstNumber(chat.path("prompt_tokens_details").get("cache_write_tokens"),
+        chat.get("cache_creation_input_tokens")));
     usage.put("output_tokens", chat.path("completion_tokens").asLong(0));
     usage.putObject("output_tokens_details").set("reasoning_tokens", firstNumber(
         chat.path("completion_tokens_details").get("reasoning_tokens"), chat.get("reasoning_output_tokens")));
@@ -150,6 +155,6 @@ final class ChatToResponses {
         return candidate;
       }
     }
-    return tools.jackson.databind.node.NullNode.getInstance();
+    return tools.jackson.databind.node.IntNode.valueOf(0);
   }
 }

@@ -66,7 +66,7 @@ class ChatToResponsesTest {
     assertThat(response.json().get("tool_choice").asString()).isEqualTo("auto");
     JsonNode usage = response.json().get("usage");
     assertThat(Json.parse(usage.toString())).isEqualTo(Json.parse("""
-        {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 3}, "output_tokens": 4,
+        {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 3, "cache_write_tokens": 0}, "output_tokens": 4,
          "output_tokens_details": {"reasoning_tokens": 2}, "total_tokens": 15}"""));
 
     ChatCompletion filtered = ChatCompletion.of(Json.parse("""
