@@ -101,6 +101,32 @@ class ResponsesToChatTest {
   }
 
   @Test
+  void refusalsAddNoTextAndReasoningOnlyTurnsMergeWithTheNextTurn() {
+    ObjectNode chat = convert("""
+        {"input": [{"role": "user", "content": "q"},
+          {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]},
+          {"type": "reasoning", "summary": [{"type": "summary_text", "text": "think more"}]},
+          {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok then"}]}]}""", false);
+    assertThat(chat.get("messages")).hasSize(2);
+    assertThat(chat.at("/messages/1/content").asString()).isEqualTo("<think>think more</think>ok then");
+  }
+
+  @Test
+  void parallelToolResultsBecomeConsecutiveToolMessages() {
+    ObjectNode chat = convert("""
+        {"input": [{"role": "user", "content": "q"},
+          {"type": "function_call", "call_id": "a", "name": "f", "arguments": "{}"},
+          {"type": "function_call", "call_id": "b", "name": "g", "arguments": "{}"},
+          {"type": "function_call_output", "call_id": "a", "output": "1"},
+          {"type": "function_call_output", "call_id": "b", "output": "2"}]}""", false);
+    assertThat(chat.get("messages")).hasSize(4);
+    assertThat(chat.at("/messages/1/content").isNull()).isTrue();
+    assertThat(chat.at("/messages/1/tool_calls")).hasSize(2);
+    assertThat(chat.at("/messages/2/tool_call_id").asString()).isEqualTo("a");
+    assertThat(chat.at("/messages/3/tool_call_id").asString()).isEqualTo("b");
+  }
+
+  @Test
   void imagesBecomeImageUrlParts() {
     ObjectNode chat = convert("""
         {"input": [{"role": "user", "content": [{"type": "input_text", "text": "what is it"},

@@ -154,6 +154,38 @@ class VLLMModelTest {
   }
 
   @Test
+  void aThreeTurnToolConversationHasAppendOnlyPrompts() {
+    start("return_token_id_information: true\n");
+    vllm.enqueue(Answer.toolCall("get_weather", "{\"city\": \"Paris\"}").withReasoning("first Paris"),
+        Answer.toolCall("get_weather", "{\"city\": \"Oslo\"}").withText("Now Oslo."),
+        Answer.text("Paris and Oslo are cold.").withReasoning("done"));
+    ArrayNode history = (ArrayNode) Json.parse("[{\"role\": \"user\", \"content\": \"Paris and Oslo?\"}]");
+    List<Integer> seen = new ArrayList<>();
+    for (int turn = 0; turn < 3; turn++) {
+      ObjectNode request = (ObjectNode) Json.parse("{%s}".formatted(TOOLS));
+      request.set("input", history.deepCopy());
+      Response response = model.responses(request.toString());
+      List<Item> items = response.output();
+      assertThat(items.stream().filter(Item::hasTokenInfo)).as("one token-bearing item per call").hasSize(1);
+      JsonNode last = items.getLast().json();
+      List<Integer> prompt = new ArrayList<>();
+      last.get("prompt_token_ids").forEach(id -> prompt.add(id.asInt()));
+      assertThat(prompt.subList(0, seen.size())).as("turn %d extends all earlier tokens", turn + 1).isEqualTo(seen);
+      seen.clear();
+      seen.addAll(prompt);
+      last.get("generation_token_ids").forEach(id -> seen.add(id.asInt()));
+      items.forEach(item -> history.add(item.json()));
+      for (Item item : items) {
+        if (item instanceof FunctionCall call) {
+          history.add(Json.parse("{\"type\": \"function_call_output\", \"call_id\": \"" + call.callId()
+              + "\", \"output\": \"cold\"}"));
+        }
+      }
+    }
+    assertThat(vllm.received().stream().filter(r -> r.path().equals("/tokenize"))).hasSize(3);
+  }
+
+  @Test
   void tokenIdsOnTheResponseOrOnTheMessageAreUsedWithoutTokenize() {
     start("return_token_id_information: true\nrequest_prompt_and_generation_token_ids: true\n");
     vllm.enqueue(Answer.text("a b").withTokenIds(Answer.TokenIds.ON_RESPONSE),
