@@ -74,6 +74,7 @@ public final class Routes {
         if (result instanceof Reply reply) {
           status = reply.status();
           result = reply.body();
+          reply.headers().forEach((name, value) -> res.header(name, value));
         }
       } catch (FieldError e) {
         status = 422;
@@ -85,6 +86,10 @@ public final class Routes {
         result = ErrorBodies.detail(serverName + ": " + e.getMessage());
         LOG.debug("{} {} on {}: upstream failure {}", req.prologue().method().text(), req.path().path(), serverName,
             e.getMessage());
+      } catch (java.util.concurrent.CancellationException e) {
+        // the server is stopping under this request
+        status = 503;
+        result = ErrorBodies.detail(serverName + " is stopping");
       } catch (RequestException e) {
         throw e;
       } catch (Exception e) {

@@ -34,7 +34,9 @@ class ExampleSingleToolCallTest {
   @BeforeAll
   static void start() {
     var config = new ConfigLoader(List.of(Fixtures.projectRoot()), Map.of())
-        .load(List.of("+config_paths=[environments/example_single_tool_call/config.yaml]", "++head_server.port=0"));
+        .load(List.of("+config_paths=[environments/example_single_tool_call/config.yaml]", "++head_server.port=0",
+            // the environment alone: its agent needs a policy model, which these tests do not use
+            "~example_single_tool_call_simple_agent"));
     deployment = Deployment.start(config, Implementations.load(), Set.of());
     client = deployment.client();
   }

@@ -1,0 +1,52 @@
+package dev.gym4j.agent;
+
+import dev.gym4j.config.ServerKind;
+import dev.gym4j.json.Shape;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.GymServer;
+import dev.gym4j.server.Routes;
+import dev.gym4j.wire.ResponseCreateParams;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An agent server: the loop between a model and an environment. {@code POST /v1/responses} runs the loop
+ * for a request and returns the whole episode as one response; {@code POST /run} runs one rollout of a
+ * task row end to end (seed, loop, verify) and returns the verify response.
+ *
+ * <p>A rollout that cannot finish (model or environment unreachable, a deadline passed) is answered with
+ * a non-2xx status and a body whose {@code _ng_failure_class} names the kind of failure, so the collector
+ * records it as a failure, never as a reward.
+ */
+public abstract class AgentServer extends GymServer {
+  /** The body field that names a failed rollout's kind, as in NeMo Gym's failure sidecar rows. */
+  public static final String FAILURE_CLASS = "_ng_failure_class";
+
+  @Override
+  public final ServerKind kind() {
+    return ServerKind.AGENT;
+  }
+
+  protected abstract Object responses(ResponseCreateParams request, Call call);
+
+  protected abstract Object run(ObjectNode row, Call call);
+
+  @Override
+  protected void routes(Routes routes) {
+    routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
+    routes.post("/run", call -> {
+      ObjectNode row = call.bodyObject();
+      JsonNode params = Shape.required(row, "responses_create_params", java.util.List.of());
+      ResponseCreateParams.of(params, java.util.List.of("responses_create_params"));
+      try {
+        return run(row, call);
+      } catch (RolloutFailure failure) {
+        ObjectNode body = dev.gym4j.server.ErrorBodies.detail(failure.getMessage());
+        body.put(FAILURE_CLASS, failure.failureClass());
+        // the failure is final for this attempt: the collector decides whether to try the rollout again
+        return dev.gym4j.server.Reply.of(failure.status(), body)
+            .withHeader(dev.gym4j.client.ServerClient.UPSTREAM_FAILURE_HEADER, failure.failureClass());
+      }
+    });
+  }
+}

@@ -1,0 +1,187 @@
+package dev.gym4j.metrics;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.gym4j.json.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The aggregate metrics of a rollouts file, per agent, in NeMo Gym's shape ({@code <output>_aggregate_metrics.json}):
+ * {@code mean/max/min/median/std} of {@code reward}, of every other numeric top-level field (booleans as
+ * 0/1, keys starting with {@code _} skipped) and of the token usage, plus unbiased pass@k.
+ *
+ * <p>pass@k is the combinatorial estimator 1 − C(n−c, k)/C(n, k) over tasks with n ≥ k rollouts, c of which
+ * have reward 1, for k = 1, 2, 4, … up to the most rollouts of a task; when rewards are not all 0 or 1 it
+ * is the mean over tasks of the best reward among the first k rollouts. Values are percentages, as NeMo
+ * Gym reports them. Tasks are told apart by {@code _ng_task_index}, or by their prompt in older files
+ * that lack it. The standard deviation is the sample one (n − 1).
+ */
+public final class AggregateMetrics {
+  private static final List<String> USAGE_FIELDS = List.of("input_tokens", "output_tokens", "total_tokens");
+
+  private AggregateMetrics() {}
+
+  /** One entry per agent, in order of first appearance. */
+  public static ArrayNode compute(Collection<? extends JsonNode> rows) {
+    Map<String, List<JsonNode>> byAgent = new LinkedHashMap<>();
+    for (JsonNode row : rows) {
+      byAgent.computeIfAbsent(row.path("agent_ref").path("name").asString(""), k -> new ArrayList<>()).add(row);
+    }
+    ArrayNode result = Json.array();
+    byAgent.forEach((agent, agentRows) -> result.add(forAgent(agent, agentRows)));
+    return result;
+  }
+
+  private static ObjectNode forAgent(String agent, List<JsonNode> rows) {
+    ObjectNode entry = Json.object();
+    ObjectNode ref = entry.putObject("agent_ref");
+    if (!agent.isEmpty()) {
+      ref.put("name", agent);
+    }
+    ObjectNode metrics = entry.putObject("agent_metrics");
+    metrics.put("num_rollouts", rows.size());
+    statistics(values(rows), metrics);
+    Map<String, List<JsonNode>> tasks = byTask(rows);
+    metrics.put("num_tasks", tasks.size());
+    ObjectNode passAtK = passAtK(tasks.values());
+    metrics.setAll(passAtK);
+    ObjectNode key = entry.putObject("key_metrics");
+    if (metrics.has("mean/reward")) {
+      key.set("mean/reward", metrics.get("mean/reward"));
+    }
+    key.setAll(passAtK);
+    ArrayNode groups = entry.putArray("group_level_metrics");
+    tasks.forEach((task, taskRows) -> {
+      ObjectNode group = groups.addObject();
+      JsonNode index = taskRows.getFirst().get("_ng_task_index");
+      if (index != null) {
+        group.set("_ng_task_index", index);
+      }
+      group.put("num_rollouts", taskRows.size());
+      Map<String, List<Double>> reward = new TreeMap<>();
+      reward.put("reward", taskRows.stream().map(row -> row.path("reward").asDouble(0)).toList());
+      statistics(reward, group);
+    });
+    return entry;
+  }
+
+  /** Every numeric top-level field and the usage counts, as lists of values. */
+  static Map<String, List<Double>> values(List<JsonNode> rows) {
+    Map<String, List<Double>> values = new TreeMap<>();
+    for (JsonNode row : rows) {
+      for (var field : row.properties()) {
+        String name = field.getKey();
+        JsonNode value = field.getValue();
+        if (name.startsWith("_")) {
+          continue;
+        }
+        if (value.isNumber()) {
+          values.computeIfAbsent(name, k -> new ArrayList<>()).add(value.asDouble());
+        } else if (value.isBoolean()) {
+          values.computeIfAbsent(name, k -> new ArrayList<>()).add(value.asBoolean() ? 1.0 : 0.0);
+        }
+      }
+      JsonNode usage = row.path("response").path("usage");
+      for (String field : USAGE_FIELDS) {
+        if (usage.path(field).isNumber()) {
+          values.computeIfAbsent(field, k -> new ArrayList<>()).add(usage.get(field).asDouble());
+        }
+      }
+    }
+    return values;
+  }
+
+  static void statistics(Map<String, List<Double>> values, ObjectNode into) {
+    values.forEach((field, list) -> {
+      List<Double> sorted = new ArrayList<>(list);
+      Collections.sort(sorted);
+      int n = sorted.size();
+      double mean = sorted.stream().mapToDouble(Double::doubleValue).sum() / n;
+      double squares = sorted.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+      into.put("mean/" + field, mean);
+      into.put("max/" + field, sorted.getLast());
+      into.put("min/" + field, sorted.getFirst());
+      into.put("median/" + field, n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2);
+      into.put("std/" + field, n > 1 ? Math.sqrt(squares / (n - 1)) : 0.0);
+    });
+  }
+
+  /** Rollouts grouped by task, in task order (or order of first appearance for rows without an index). */
+  static Map<String, List<JsonNode>> byTask(List<JsonNode> rows) {
+    Map<String, List<JsonNode>> tasks = new LinkedHashMap<>();
+    List<JsonNode> ordered = new ArrayList<>(rows);
+    ordered.sort((a, b) -> Long.compare(a.path("_ng_task_index").asLong(Long.MAX_VALUE),
+        b.path("_ng_task_index").asLong(Long.MAX_VALUE)));
+    for (JsonNode row : ordered) {
+      JsonNode index = row.get("_ng_task_index");
+      String key = index != null ? "#" + index.asLong() : row.path("responses_create_params").path("input").toString();
+      tasks.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+    }
+    for (List<JsonNode> task : tasks.values()) {
+      task.sort((a, b) -> Long.compare(a.path("_ng_rollout_index").asLong(0), b.path("_ng_rollout_index").asLong(0)));
+    }
+    return tasks;
+  }
+
+  /** Unbiased pass@k for k = 1, 2, 4, … up to the largest task, in percent. */
+  public static ObjectNode passAtK(Collection<List<JsonNode>> tasks) {
+    ObjectNode out = Json.object();
+    int largest = tasks.stream().mapToInt(List::size).max().orElse(0);
+    boolean binary = tasks.stream().flatMap(List::stream).map(row -> row.path("reward").asDouble(0))
+        .allMatch(reward -> reward == 0.0 || reward == 1.0);
+    TreeSet<Integer> ks = new TreeSet<>();
+    for (int k = 1; k <= largest; k *= 2) {
+      ks.add(k);
+    }
+    for (int k : ks) {
+      double sum = 0;
+      int counted = 0;
+      for (List<JsonNode> task : tasks) {
+        int n = task.size();
+        if (n < k) {
+          continue;
+        }
+        counted++;
+        if (binary) {
+          int c = (int) task.stream().filter(row -> row.path("reward").asDouble(0) == 1.0).count();
+          sum += unbiasedPassAtK(n, c, k);
+        } else {
+          sum += task.subList(0, k).stream().mapToDouble(row -> row.path("reward").asDouble(0)).max().orElse(0);
+        }
+      }
+      if (counted > 0) {
+        out.put("pass@" + k + "/reward", 100.0 * sum / counted);
+      }
+    }
+    return out;
+  }
+
+  /** 1 − C(n−c, k) / C(n, k), exactly. */
+  public static double unbiasedPassAtK(int n, int c, int k) {
+    if (n - c < k) {
+      return 1.0;
+    }
+    BigInteger failing = binomial(n - c, k);
+    BigInteger all = binomial(n, k);
+    return 1.0 - new java.math.BigDecimal(failing).divide(new java.math.BigDecimal(all), java.math.MathContext.DECIMAL64)
+        .doubleValue();
+  }
+
+  private static BigInteger binomial(int n, int k) {
+    BigInteger result = BigInteger.ONE;
+    for (int i = 0; i < k; i++) {
+      result = result.multiply(BigInteger.valueOf(n - i)).divide(BigInteger.valueOf(i + 1));
+    }
+    return result;
+  }
+}
