@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "NeMo Gym for the JVM: RL environments for LLMs, scored rollouts, training data.",
-    subcommands = {RunCommand.class, ServeCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {EvalCommand.class, RunCommand.class, ServeCommand.class, CollectCommand.class, MetricsCommand.class,
+        ConfigCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
   /** Exit status for a configuration or input error the user can fix. */
   static final int USAGE_ERROR = 2;

@@ -14,8 +14,8 @@ import dev.gym4j.run.Deployment;
 import dev.gym4j.server.Implementations;
 import dev.gym4j.testing.Fixtures;
 import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.Behaviours;
 import dev.gym4j.testkit.ScriptedUpstream;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -42,12 +42,12 @@ final class WeatherDeployment implements AutoCloseable {
 
   /** A model that calls get_weather once, then answers. */
   static Answer weatherTurn(ObjectNode chatRequest) {
-    JsonNode messages = chatRequest.get("messages");
-    if ("tool".equals(messages.get(messages.size() - 1).path("role").asString())) {
-      return Answer.text("It is cold in San Francisco.");
-    }
-    return Answer.toolCall("get_weather", "{\"city\": \"San Francisco\"}").withReasoning("Check the weather.");
+    return WEATHER.apply(chatRequest);
   }
+
+  private static final java.util.function.Function<ObjectNode, Answer> WEATHER = Behaviours.callToolThenAnswer(
+      Answer.toolCall("get_weather", "{\"city\": \"San Francisco\"}").withReasoning("Check the weather."),
+      "It is cold in San Francisco.");
 
   RolloutCollector.Summary collect(CollectOptions options) {
     ServerClient client = new ServerClient(deployment.directory(),

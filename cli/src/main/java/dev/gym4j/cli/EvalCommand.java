@@ -1,0 +1,165 @@
+package dev.gym4j.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import dev.gym4j.client.ClientSettings;
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.collect.CollectOptions;
+import dev.gym4j.collect.RolloutCollector;
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.config.ConfigLoader;
+import dev.gym4j.config.GlobalConfig;
+import dev.gym4j.config.ServerInstance;
+import dev.gym4j.config.ServerKind;
+import dev.gym4j.config.ServerRef;
+import dev.gym4j.run.Deployment;
+import dev.gym4j.server.Implementations;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code gym4j eval --env NAME}: the environment, its agent and {@code policy_model} in this JVM, a
+ * collection over the environment's example data, the metrics, and a clean stop.
+ */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+    description = {"Evaluate a model on an environment: start its servers, collect rollouts on its example data,",
+        "print the metrics and stop. The model comes from --model-url/--model/--api-key or from env.yaml",
+        "(policy_base_url, policy_model_name, policy_api_key)."})
+final class EvalCommand implements Callable<Integer> {
+  static final String NO_MODEL = "no model configured: give --model-url URL --model NAME [--api-key KEY], or set "
+      + "policy_base_url, policy_model_name and policy_api_key in env.yaml";
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--env", required = true, paramLabel = "NAME", description = "The environment, e.g. example_single_tool_call.")
+  String environment;
+
+  @Option(names = "--model-url", paramLabel = "URL", description = "An OpenAI-compatible base URL, e.g. http://localhost:8000/v1.")
+  String modelUrl;
+
+  @Option(names = "--model", paramLabel = "NAME", description = "The model name the endpoint serves.")
+  String model;
+
+  @Option(names = "--api-key", paramLabel = "KEY", description = "The endpoint's API key (default: policy_api_key, or EMPTY).")
+  String apiKey;
+
+  @Option(names = "--model-type", paramLabel = "TYPE", defaultValue = "openai_model",
+      description = "openai_model (Responses API), vllm_model (Chat Completions, reasoning parser) or "
+          + "azure_openai_model; default ${DEFAULT-VALUE}.")
+  String modelType;
+
+  @Option(names = "--limit", description = "Only the first N example rows.")
+  int limit;
+
+  @Option(names = "--repeats", defaultValue = "1", description = "Rollouts per task (default ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(names = "--parallel", defaultValue = "16", description = "Rollouts in flight (default ${DEFAULT-VALUE}).")
+  int parallel;
+
+  @Option(names = "--output", description = "The rollouts file (default results/<env>.jsonl).")
+  Path output;
+
+  @Parameters(paramLabel = "OVERRIDE", description = "Config overrides, as for run.")
+  List<String> overrides = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    ConfigLoader loader = ConfigLoader.standard();
+    String envConfig = "environments/" + environment + "/config.yaml";
+    List<String> arguments = new ArrayList<>(overrides);
+    arguments.add("++head_server.port=0");
+    GlobalConfig local = loader.load(arguments);
+    boolean hasUrl = modelUrl != null || local.get("policy_base_url").filter(JsonNode::isString).isPresent();
+    boolean hasModel = model != null || local.get("policy_model_name").filter(JsonNode::isString).isPresent();
+    if (!hasUrl || !hasModel) {
+      throw new ConfigException(NO_MODEL);
+    }
+    arguments.add("+config_paths=[models/configs/" + modelType + ".yaml," + envConfig + "]");
+    if (modelUrl != null) {
+      arguments.add("++policy_base_url=" + modelUrl);
+    }
+    if (model != null) {
+      arguments.add("++policy_model_name=" + model);
+    }
+    if (apiKey != null) {
+      arguments.add("++policy_api_key=" + apiKey);
+    } else if (local.get("policy_api_key").isEmpty()) {
+      arguments.add("++policy_api_key=EMPTY");
+    }
+    GlobalConfig config = loadEnvironment(loader, arguments);
+    ServerInstance agent = agentOf(config);
+    Path input = exampleData(config, agent);
+    Path rollouts = output != null ? output : Path.of("results", environment + ".jsonl");
+    CollectOptions options = new CollectOptions(agent.name(), input, rollouts, repeats, parallel, limit, false, null,
+        CollectOptions.DEFAULT_MAX_ATTEMPTS);
+    var out = spec.commandLine().getOut();
+    try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
+      out.printf("%s: %d servers ready in %.2f s; model %s at %s%n", environment, deployment.servers().size() + 1,
+          Deployment.sinceJvmStart().toMillis() / 1000.0, config.get("policy_model_name").map(JsonNode::asString)
+              .orElse("?"), config.get("policy_base_url").map(JsonNode::asString).orElse("?"));
+      out.flush();
+      ClientSettings settings = ClientSettings.from(config).withRequestTimeout(CollectCommand.RUN_TIMEOUT);
+      try (ServerClient client = new ServerClient(deployment.directory(), settings)) {
+        RolloutCollector.Summary summary = new RolloutCollector(options, client, System.err,
+            Terminal.isInteractive()).collect();
+        Reports.printSummary(out, summary, options);
+        return summary.failed() > 0 ? 1 : 0;
+      }
+    }
+  }
+
+  private GlobalConfig loadEnvironment(ConfigLoader loader, List<String> arguments) {
+    try {
+      return loader.load(arguments);
+    } catch (ConfigException e) {
+      if (e.getMessage().startsWith("config file not found: environments/")) {
+        throw new ConfigException("no environment named " + environment + ": expected " + "environments/" + environment
+            + "/config.yaml in the working directory or the gym4j installation");
+      }
+      throw e;
+    }
+  }
+
+  /** The environment's agent: the first agent instance whose resources_server is in this config. */
+  private static ServerInstance agentOf(GlobalConfig config) {
+    return config.instances().stream().filter(instance -> instance.kind() == ServerKind.AGENT)
+        .filter(instance -> ServerRef.from(instance.config().get("resources_server")).isPresent())
+        .findFirst().orElseThrow(() -> new ConfigException("the environment's config has no agent (a "
+            + "responses_api_agents block such as simple_agent) to run it"));
+  }
+
+  /** The agent's example dataset, or the environment's data/example.jsonl. */
+  private Path exampleData(GlobalConfig config, ServerInstance agent) {
+    for (JsonNode dataset : agent.config().path("datasets")) {
+      if ("example".equals(dataset.path("type").asString()) && dataset.path("jsonl_fpath").isString()) {
+        return locate(dataset.get("jsonl_fpath").asString());
+      }
+    }
+    return locate("environments/" + environment + "/data/example.jsonl");
+  }
+
+  private static Path locate(String relative) {
+    Path here = Path.of(relative);
+    if (Files.exists(here) || here.isAbsolute()) {
+      return here;
+    }
+    String home = System.getProperty("gym4j.home");
+    Path installed = home == null ? here : Path.of(home).resolve(relative);
+    if (!Files.exists(installed)) {
+      throw new ConfigException("example data not found: " + relative);
+    }
+    return installed;
+  }
+
+}
