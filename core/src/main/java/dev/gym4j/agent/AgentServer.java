@@ -34,6 +34,7 @@ public abstract class AgentServer extends GymServer {
   @Override
   protected void routes(Routes routes) {
     routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
+    routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     routes.post("/run", call -> {
       ObjectNode row = call.bodyObject();
       JsonNode params = Shape.required(row, "responses_create_params", java.util.List.of());

@@ -264,9 +264,13 @@ public final class GlobalConfig {
               + entry.getKey();
           ServerInstance target = instances.get(ref.get().name());
           if (target == null) {
+            String hint = ref.get().type() == ServerKind.MODEL
+                ? "; add a model config, e.g. +config_paths=[models/configs/openai_model.yaml,...] with "
+                    + "policy_base_url, policy_api_key and policy_model_name"
+                : "";
             throw new ConfigException(path + " refers to " + ref.get().type().key() + " '" + ref.get().name()
                 + "', which is not configured" + Names.didYouMean(ref.get().name(), instances.keySet())
-                + origins.suffix(path));
+                + origins.suffix(path) + hint);
           }
           if (target.kind() != ref.get().type()) {
             throw new ConfigException(path + " refers to '" + ref.get().name() + "' as " + ref.get().type().key()

@@ -31,6 +31,23 @@ public final class AggregateMetrics {
 
   private AggregateMetrics() {}
 
+  /**
+   * The answer to {@code POST /aggregate_metrics} with {@code {"verify_responses": [...]}}: the metrics of
+   * those rollouts as one entry (NeMo Gym's {@code AggregateMetrics}).
+   */
+  public static ObjectNode ofRequest(ObjectNode body) {
+    JsonNode responses = body.get("verify_responses");
+    if (responses == null || !responses.isArray()) {
+      throw new dev.gym4j.json.FieldError(List.of("verify_responses"), "Field required: a list of verify responses",
+          "missing");
+    }
+    List<JsonNode> rows = new ArrayList<>();
+    responses.forEach(rows::add);
+    ObjectNode entry = forAgent("", rows);
+    entry.remove("agent_ref");
+    return entry;
+  }
+
   /** One entry per agent, in order of first appearance. */
   public static ArrayNode compute(Collection<? extends JsonNode> rows) {
     Map<String, List<JsonNode>> byAgent = new LinkedHashMap<>();

@@ -50,6 +50,7 @@ public abstract class ResourcesServer extends GymServer {
       response.setAll(verification.extra());
       return response;
     });
+    routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     for (ToolMethod tool : tools()) {
       routes.post("/" + tool.name(), call -> tool.invoke(this, call.body(), sessions.open(call.sessionId())));
     }

@@ -136,6 +136,16 @@ class ServerRuntimeTest {
   }
 
   @Test
+  void aggregateMetricsOfVerifyResponses() {
+    HttpReply reply = post("/aggregate_metrics", "{\"verify_responses\": [{\"reward\": 1.0, \"_ng_task_index\": 0},"
+        + " {\"reward\": 0.0, \"_ng_task_index\": 0}]}", Map.of());
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.json().at("/agent_metrics/mean~1reward").asDouble()).isEqualTo(0.5);
+    assertThat(reply.json().at("/agent_metrics/pass@2~1reward").asDouble()).isEqualTo(100.0);
+    assertThat(post("/aggregate_metrics", "{}", Map.of()).status()).isEqualTo(422);
+  }
+
+  @Test
   void aForgedOrTamperedCookieGetsAFreshSession() {
     Map<String, String> cookies = post("/seed_session", "{\"initial_count\": 7}", Map.of()).cookies();
     String value = cookies.get(COOKIE);
