@@ -2,8 +2,6 @@ package dev.gym4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +10,6 @@ import dev.gym4j.json.Json;
 import dev.gym4j.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 
 /** {@code gym4j collect} as NeMo Gym users spell it, against a running deployment. */
@@ -22,26 +19,22 @@ class CollectCommandTest {
 
   @Test
   void nemoGymOverridesDriveTheCollection() {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
+    CapturedCommand command = new CapturedCommand();
     try (WeatherStack stack = new WeatherStack(Duration.ZERO)) {
-      CommandLine commandLine = Main.commandLine();
-      commandLine.setOut(new PrintWriter(out, true));
-      commandLine.setErr(new PrintWriter(err, true));
       Path output = dir.resolve("rollouts.jsonl");
-      int status = commandLine.execute("collect", "--head", stack.deployment.head().url().toString(),
+      int status = command.run("collect", "--head", stack.deployment.head().url().toString(),
           "+agent_name=" + WeatherStack.AGENT,
           "+input_jsonl_fpath=" + Fixtures.projectRoot().resolve("environments/example_single_tool_call/data/example.jsonl"),
           "+output_jsonl_fpath=" + output, "+num_repeats=3", "+num_samples_in_parallel=2", "+limit=2",
           "+responses_create_params.temperature=0.3");
-      assertThat(status).as(err.toString()).isZero();
+      assertThat(status).as(command.err()).isZero();
       List<JsonNode> rows = Json.readLines(output);
       assertThat(rows).hasSize(6);
       assertThat(rows).allSatisfy(row -> assertThat(row.at("/responses_create_params/temperature").asDouble())
           .isEqualTo(0.3));
       assertThat(stack.model.received()).allSatisfy(request ->
           assertThat(request.body().get("temperature").asDouble()).isEqualTo(0.3));
-      assertThat(out.toString()).contains("6 rollouts: 0 already done, 6 succeeded, 0 failed");
+      assertThat(command.out()).contains("6 rollouts: 0 already done, 6 succeeded, 0 failed");
     }
   }
 }

@@ -3,37 +3,30 @@ package dev.gym4j.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The commands as a user meets them: help, version, and errors without stack traces. */
 class CommandLineTest {
   @TempDir
   Path dir;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCommand command = new CapturedCommand();
 
   private int run(String... args) {
-    CommandLine commandLine = Main.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    return commandLine.execute(args);
+    return command.run(args);
   }
 
   @Test
   void helpListsTheCommandsAndVersionPrintsIt() {
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("run", "serve", "config");
-    out.getBuffer().setLength(0);
+    assertThat(command.out()).contains("run", "serve", "config");
+    command.out.getBuffer().setLength(0);
     assertThat(run("--version")).isZero();
-    assertThat(out.toString()).startsWith("gym4j 0.").contains("Java 25");
+    assertThat(command.out()).startsWith("gym4j 0.").contains("Java 25");
   }
 
   @Test
@@ -46,16 +39,16 @@ class CommandLineTest {
               openai_api_key: ???
         """);
     assertThat(run("config", "+config_paths=[" + file + "]")).isEqualTo(Main.USAGE_ERROR);
-    assertThat(err.toString()).startsWith("error: missing required value "
+    assertThat(command.err()).startsWith("error: missing required value "
         + "policy_model.responses_api_models.openai_model.openai_api_key (" + file + ")");
-    assertThat(err.toString()).doesNotContain("\tat ", "Exception");
+    assertThat(command.err()).doesNotContain("\tat ", "Exception");
   }
 
   @Test
   void debugAddsTheStackTrace() {
     assertThat(run("--debug", "config", "+config_paths=[" + dir.resolve("nowhere.yaml") + "]"))
         .isEqualTo(Main.USAGE_ERROR);
-    assertThat(err.toString()).contains("config file not found", "\tat dev.gym4j.config.ConfigLoader");
+    assertThat(command.err()).contains("config file not found", "\tat dev.gym4j.config.ConfigLoader");
   }
 
   @Test
@@ -64,12 +57,12 @@ class CommandLineTest {
     Files.writeString(file, "policy_api_key: sk-123\nm:\n  resources_servers:\n    x: {domain: other, "
         + "api_key: '${policy_api_key}', temperature: '${t}'}\nt: 0.5\n");
     assertThat(run("config", "+config_paths=[" + file + "]")).isZero();
-    assertThat(out.toString()).doesNotContain("sk-123").contains("api_key: '****'", "temperature: 0.5");
+    assertThat(command.out()).doesNotContain("sk-123").contains("api_key: '****'", "temperature: 0.5");
   }
 
   @Test
   void runWithoutInstancesSaysHowToNameThem() {
     assertThat(run("run", "++head_server.port=0")).isEqualTo(Main.USAGE_ERROR);
-    assertThat(err.toString()).contains("no server instances are configured");
+    assertThat(command.err()).contains("no server instances are configured");
   }
 }

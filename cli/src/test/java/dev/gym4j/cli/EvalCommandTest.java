@@ -2,8 +2,6 @@ package dev.gym4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,14 +14,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code gym4j eval}, the main job, in-process against a scripted model. */
 class EvalCommandTest {
   @TempDir
   Path dir;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCommand command = new CapturedCommand();
   private String previousHome;
 
   @BeforeEach
@@ -42,10 +38,7 @@ class EvalCommandTest {
   }
 
   private int run(String... args) {
-    CommandLine commandLine = Main.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    return commandLine.execute(args);
+    return command.run(args);
   }
 
   @Test
@@ -55,8 +48,8 @@ class EvalCommandTest {
       Path output = dir.resolve("eval.jsonl");
       int status = run("eval", "--env", "example_single_tool_call", "--model-url", model.baseUrl(), "--model", "m",
           "--model-type", "vllm_model", "--repeats", "2", "--output", output.toString());
-      assertThat(status).as(err.toString()).isZero();
-      assertThat(out.toString()).contains("10 rollouts: 0 already done, 10 succeeded, 0 failed", "mean/reward",
+      assertThat(status).as(command.err()).isZero();
+      assertThat(command.out()).contains("10 rollouts: 0 already done, 10 succeeded, 0 failed", "mean/reward",
           "pass@2/reward");
       assertThat(Json.readLines(output)).hasSize(10).allSatisfy(row ->
           assertThat(row.get("reward").asDouble()).isEqualTo(1.0));
@@ -67,20 +60,20 @@ class EvalCommandTest {
   @Test
   void withoutAModelItSaysSoInOneLine() {
     assertThat(run("eval", "--env", "example_single_tool_call")).isEqualTo(Main.USAGE_ERROR);
-    assertThat(err.toString().strip()).isEqualTo("error: " + EvalCommand.NO_MODEL);
+    assertThat(command.err().strip()).isEqualTo("error: " + EvalCommand.NO_MODEL);
   }
 
   @Test
   void anUnknownEnvironmentIsNamed() {
     assertThat(run("eval", "--env", "no_such_env", "--model-url", "http://127.0.0.1:9/v1", "--model", "m"))
         .isEqualTo(Main.USAGE_ERROR);
-    assertThat(err.toString()).contains("no environment named no_such_env");
+    assertThat(command.err()).contains("no environment named no_such_env");
   }
 
   @Test
   void metricsOfANeMoGymFileAreItsMeanReward() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");
     assertThat(run("metrics", file.toString())).isZero();
-    assertThat(out.toString()).contains("mean/reward                  0.6000", "pass@1/reward                60.0000");
+    assertThat(command.out()).contains("mean/reward                  0.6000", "pass@1/reward                60.0000");
   }
 }

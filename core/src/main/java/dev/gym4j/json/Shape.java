@@ -74,6 +74,28 @@ public final class Shape {
     }
   }
 
+  /**
+   * The text of a message's content in any of its wire forms: a string, or a list of parts whose
+   * {@code text} fields are joined ({@code output_text}, {@code input_text}, chat {@code text} parts);
+   * empty when the content is absent or null.
+   */
+  public static String contentText(JsonNode content) {
+    if (content == null || content.isNull()) {
+      return "";
+    }
+    if (content.isString()) {
+      return content.stringValue();
+    }
+    StringBuilder out = new StringBuilder();
+    for (JsonNode part : content) {
+      String text = text(part, "text");
+      if (text != null) {
+        out.append(text);
+      }
+    }
+    return out.toString();
+  }
+
   /** The text of a string field, or null when it is absent, null or not a string. */
   public static String text(JsonNode parent, String field) {
     JsonNode value = parent.get(field);

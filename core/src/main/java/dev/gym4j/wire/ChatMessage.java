@@ -14,21 +14,7 @@ public record ChatMessage(ObjectNode json) implements JsonView {
 
   /** The content as text: a string, or the text parts joined; empty when null. */
   public String text() {
-    JsonNode content = json.get("content");
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isString()) {
-      return content.stringValue();
-    }
-    StringBuilder out = new StringBuilder();
-    for (JsonNode part : content) {
-      String text = Shape.text(part, "text");
-      if (text != null) {
-        out.append(text);
-      }
-    }
-    return out.toString();
+    return Shape.contentText(json.get("content"));
   }
 
   public JsonNode toolCalls() {

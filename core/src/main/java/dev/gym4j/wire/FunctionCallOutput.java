@@ -38,17 +38,6 @@ public record FunctionCallOutput(ObjectNode json) implements Item {
 
   /** The output text; a list of text parts is joined. */
   public String output() {
-    JsonNode output = json.get("output");
-    if (output.isString()) {
-      return output.stringValue();
-    }
-    StringBuilder out = new StringBuilder();
-    for (JsonNode part : output) {
-      String text = Shape.text(part, "text");
-      if (text != null) {
-        out.append(text);
-      }
-    }
-    return out.toString();
+    return Shape.contentText(json.get("output"));
   }
 }

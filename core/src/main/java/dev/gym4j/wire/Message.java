@@ -38,20 +38,6 @@ public record Message(ObjectNode json) implements Item {
 
   /** The message's text: its string content, or its text parts ({@code output_text}, {@code input_text}) joined. */
   public String text() {
-    JsonNode content = json.get("content");
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isString()) {
-      return content.stringValue();
-    }
-    StringBuilder out = new StringBuilder();
-    for (JsonNode part : content) {
-      String text = Shape.text(part, "text");
-      if (text != null) {
-        out.append(text);
-      }
-    }
-    return out.toString();
+    return Shape.contentText(json.get("content"));
   }
 }

@@ -107,16 +107,7 @@ final class ResponsesToChat {
     switch (role) {
       case "assistant" -> {
         assistantBuffered = true;
-        if (itemContent != null && itemContent.isString()) {
-          content.append(itemContent.stringValue());
-        } else if (itemContent != null && itemContent.isArray()) {
-          for (JsonNode part : itemContent) {
-            String text = Shape.text(part, "text");
-            if (text != null) {
-              content.append(text);
-            }
-          }
-        }
+        content.append(Shape.contentText(itemContent));
         for (JsonNode call : item.path("tool_calls")) {
           toolCalls.add(call);
         }
@@ -257,20 +248,7 @@ final class ResponsesToChat {
   }
 
   private static String flatten(JsonNode content) {
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isString()) {
-      return content.stringValue();
-    }
-    StringBuilder out = new StringBuilder();
-    for (JsonNode part : content) {
-      String text = Shape.text(part, "text");
-      if (text != null) {
-        out.append(text);
-      }
-    }
-    return out.toString();
+    return Shape.contentText(content);
   }
 
   static List<String> tokenFields() {

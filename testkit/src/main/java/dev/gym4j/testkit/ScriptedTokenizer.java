@@ -73,16 +73,6 @@ final class ScriptedTokenizer {
   }
 
   static String text(JsonNode content) {
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isString()) {
-      return content.stringValue();
-    }
-    StringBuilder out = new StringBuilder();
-    for (JsonNode part : content) {
-      out.append(part.path("text").asString("")).append(' ');
-    }
-    return out.toString();
+    return dev.gym4j.json.Shape.contentText(content);
   }
 }
