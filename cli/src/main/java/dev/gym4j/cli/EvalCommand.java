@@ -143,23 +143,12 @@ final class EvalCommand implements Callable<Integer> {
   private Path exampleData(GlobalConfig config, ServerInstance agent) {
     for (JsonNode dataset : agent.config().path("datasets")) {
       if ("example".equals(dataset.path("type").asString()) && dataset.path("jsonl_fpath").isString()) {
-        return locate(dataset.get("jsonl_fpath").asString());
+        return InstallPaths.locate(dataset.get("jsonl_fpath").asString());
       }
     }
-    return locate("environments/" + environment + "/data/example.jsonl");
+    return InstallPaths.locate("environments/" + environment + "/data/example.jsonl");
   }
 
-  private static Path locate(String relative) {
-    Path here = Path.of(relative);
-    if (Files.exists(here) || here.isAbsolute()) {
-      return here;
-    }
-    String home = System.getProperty("gym4j.home");
-    Path installed = home == null ? here : Path.of(home).resolve(relative);
-    if (!Files.exists(installed)) {
-      throw new ConfigException("example data not found: " + relative);
-    }
-    return installed;
-  }
+
 
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import dev.gym4j.collect.data.TaskGroups;
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.json.Json;
 import dev.gym4j.metrics.AggregateMetrics;
@@ -27,8 +28,12 @@ final class MetricsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", arity = "1..*", description = "Rollouts files (JSONL).")
   List<Path> files;
 
-  @Option(names = "--json", description = "Print NeMo Gym's aggregate-metrics JSON instead of a summary.")
+  @Option(names = "--json", description = "Print JSON instead of a summary.")
   boolean json;
+
+  @Option(names = "--groups", description = "Per-task GRPO statistics: group mean and std of reward, each "
+      + "rollout's advantage, and the share of groups with no reward variance.")
+  boolean groups;
 
   @Override
   public Integer call() {
@@ -39,8 +44,18 @@ final class MetricsCommand implements Callable<Integer> {
       }
       rows.addAll(Json.readLines(file));
     }
-    ArrayNode metrics = AggregateMetrics.compute(rows);
     var out = spec.commandLine().getOut();
+    if (groups) {
+      var report = TaskGroups.report(TaskGroups.of(rows));
+      if (json) {
+        out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+      } else {
+        Reports.printGroups(out, report);
+      }
+      out.flush();
+      return 0;
+    }
+    ArrayNode metrics = AggregateMetrics.compute(rows);
     if (json) {
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(metrics));
     } else {

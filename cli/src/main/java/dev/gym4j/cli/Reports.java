@@ -22,6 +22,19 @@ final class Reports {
     out.flush();
   }
 
+  /** The GRPO view of a rollouts file: how many task groups carry a learning signal. */
+  static void printGroups(PrintWriter out, JsonNode report) {
+    out.printf("%d task groups, %d with zero reward variance (%.1f %%): GRPO learns nothing from those%n",
+        report.get("num_groups").asInt(), report.get("num_zero_variance_groups").asInt(),
+        100 * report.get("zero_variance_share").asDouble());
+    out.println("  task   rollouts  mean      std       zero-var");
+    for (JsonNode group : report.get("groups")) {
+      out.printf("  %-6s %-9d %-9.4f %-9.4f %s%n", group.path("_ng_task_index").asString("-"),
+          group.get("num_rollouts").asInt(), group.get("mean_reward").asDouble(), group.get("std_reward").asDouble(),
+          group.get("zero_variance").asBoolean() ? "yes" : "");
+    }
+  }
+
   /** Each agent's key metrics, or all its metrics. */
   static void printMetrics(PrintWriter out, JsonNode metrics, boolean all) {
     for (JsonNode agent : metrics) {

@@ -43,19 +43,44 @@ final class ConfigPath {
     return node;
   }
 
-  /** Sets a value, creating the objects along the way (a scalar in the way is replaced). */
+  /**
+   * Sets a value, creating the objects along the way (a scalar in the way is replaced). A number addresses
+   * an element of an existing list, as in {@code datasets.0.num_repeats}.
+   */
   static void set(ObjectNode root, String dotted, JsonNode value) {
     List<String> parts = split(dotted);
-    ObjectNode node = root;
-    for (String part : parts.subList(0, parts.size() - 1)) {
-      JsonNode child = node.get(part);
-      if (child == null || !child.isObject()) {
-        child = Json.object();
-        node.set(part, child);
+    JsonNode node = root;
+    for (int i = 0; i < parts.size(); i++) {
+      String part = parts.get(i);
+      boolean last = i == parts.size() - 1;
+      if (node instanceof tools.jackson.databind.node.ArrayNode array && part.chars().allMatch(Character::isDigit)
+          && Integer.parseInt(part) < array.size()) {
+        int index = Integer.parseInt(part);
+        if (last) {
+          array.set(index, value);
+          return;
+        }
+        if (!array.get(index).isContainer()) {
+          array.set(index, Json.object());
+        }
+        node = array.get(index);
+        continue;
       }
-      node = (ObjectNode) child;
+      if (!(node instanceof ObjectNode object)) {
+        throw new ConfigException("cannot set " + dotted + ": " + String.join(".", parts.subList(0, i))
+            + " is a list without an element " + part);
+      }
+      if (last) {
+        object.set(part, value);
+        return;
+      }
+      JsonNode child = object.get(part);
+      if (child == null || !child.isContainer()) {
+        child = Json.object();
+        object.set(part, child);
+      }
+      node = child;
     }
-    node.set(parts.getLast(), value);
   }
 
   /** Removes a key; returns false when it was not there. */

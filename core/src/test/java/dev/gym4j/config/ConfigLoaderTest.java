@@ -82,6 +82,16 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void overridesReachIntoListElementsByIndex() throws IOException {
+    write("conf.yaml", "datasets:\n- {name: a, num_repeats: 1}\n- {name: b}\n");
+    GlobalConfig config = load("+config_paths=[conf.yaml]", "++datasets.1.num_repeats=4", "datasets.0.name=z");
+    assertThat(config.get("datasets").orElseThrow().toString())
+        .isEqualTo("[{\"name\":\"z\",\"num_repeats\":1},{\"name\":\"b\",\"num_repeats\":4}]");
+    assertThatThrownBy(() -> load("+config_paths=[conf.yaml]", "++datasets.5.name=x"))
+        .hasMessageContaining("is a list without an element 5");
+  }
+
+  @Test
   void configPathsMayBeAStringListInEnvYaml() throws IOException {
     write("one.yaml", "one: 1\n");
     write("two.yaml", "two: 2\n");

@@ -10,6 +10,7 @@ import dev.gym4j.json.Shape;
 import dev.gym4j.wire.ChatCompletion;
 import dev.gym4j.wire.Item;
 import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponsesToChat;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

@@ -23,6 +23,7 @@ import dev.gym4j.server.Implementation;
 import dev.gym4j.wire.ChatCompletion;
 import dev.gym4j.wire.ChatCompletionRequest;
 import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponsesToChat;
 import dev.gym4j.wire.ResponseCreateParams;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.gym4j.models;
+package dev.gym4j.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

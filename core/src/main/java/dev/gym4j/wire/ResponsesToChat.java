@@ -1,4 +1,4 @@
-package dev.gym4j.models;
+package dev.gym4j.wire;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,21 +7,20 @@ import java.util.Set;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
 import dev.gym4j.json.Shape;
-import dev.gym4j.wire.Item;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turns a Responses request into a Chat Completions body, as NeMo Gym's converter does, so chat-only
- * backends (vLLM, Azure) serve the Responses API.
+ * backends (vLLM, Azure) serve the Responses API, and rollouts become chat transcripts for SFT and DPO.
  *
  * <p>Assistant-side items (assistant messages, reasoning, function calls) that follow each other are
  * buffered into one chat assistant message: text joined, reasoning as {@code <think>…</think>}, calls as
  * {@code tool_calls}; the token bundle of the group's last item rides on that message, so a training
  * backend can pin the prompt prefix. Any user, system or tool message flushes the buffer.
  */
-final class ResponsesToChat {
+public final class ResponsesToChat {
   private static final List<String> TOKEN_FIELDS = List.of(Item.PROMPT_TOKEN_IDS, Item.GENERATION_TOKEN_IDS,
       Item.GENERATION_LOG_PROBS, Item.ROUTED_EXPERTS);
   private static final Set<String> PASS_THROUGH = Set.of("temperature", "top_p", "top_logprobs", "metadata",
@@ -41,7 +40,7 @@ final class ResponsesToChat {
   /**
    * @param withTokenInfo put the token bundle of history items on the chat assistant messages (training)
    */
-  static ObjectNode convert(ObjectNode request, boolean withTokenInfo) {
+  public static ObjectNode convert(ObjectNode request, boolean withTokenInfo) {
     return new ResponsesToChat(withTokenInfo).build(request);
   }
 
@@ -251,7 +250,7 @@ final class ResponsesToChat {
     return Shape.contentText(content);
   }
 
-  static List<String> tokenFields() {
+  public static List<String> tokenFields() {
     return new ArrayList<>(TOKEN_FIELDS);
   }
 }

@@ -1,0 +1,176 @@
+package dev.gym4j.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+import dev.gym4j.collect.data.Collator;
+import dev.gym4j.collect.data.DatasetValidator;
+import dev.gym4j.collect.data.Exporter;
+import dev.gym4j.collect.data.RolloutFilter;
+import dev.gym4j.collect.data.Transcript;
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.config.ConfigLoader;
+import dev.gym4j.config.GlobalConfig;
+import dev.gym4j.config.ServerInstance;
+import dev.gym4j.config.ServerKind;
+import dev.gym4j.json.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code gym4j data}: dataset checks, collation and training-data exports. */
+@Command(name = "data", mixinStandardHelpOptions = true,
+    description = "Validate and collate datasets; export rollouts as SFT, DPO or RL training data.",
+    subcommands = {DataCommand.Validate.class, DataCommand.Collate.class, DataCommand.Export.class})
+final class DataCommand {
+
+  @Command(name = "validate", mixinStandardHelpOptions = true,
+      description = {"Check every row of NeMo Gym datasets and write each one's profile beside it (<data>_metrics.json).",
+          "With a config, agent_ref must name one of its agents."})
+  static final class Validate implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*")
+    List<Path> files;
+
+    @Option(names = "--config", paramLabel = "OVERRIDE", description = "Config overrides (e.g. "
+        + "+config_paths=[...]) whose agents agent_ref may name.")
+    List<String> config;
+
+    @Override
+    public Integer call() {
+      Set<String> agents = config == null ? null : agents(ConfigLoader.standard().load(config));
+      var out = spec.commandLine().getOut();
+      int bad = 0;
+      for (Path file : files) {
+        DatasetValidator.Report report = DatasetValidator.validate(file, agents);
+        report.problems().forEach(out::println);
+        bad += report.problems().size();
+        out.printf("%s: %d rows, %d bad; profile in %s%n", file, report.rows(), report.problems().size(),
+            report.metrics());
+      }
+      out.flush();
+      return bad == 0 ? 0 : 1;
+    }
+  }
+
+  @Command(name = "collate", mixinStandardHelpOptions = true,
+      description = {"Gather the datasets of the config's agents into one shuffled training file with agent_ref "
+          + "on every row (NeMo Gym's prepare_data).", "With --split, each part goes to <name>.jsonl beside --output."})
+  static final class Collate implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--output", required = true)
+    Path output;
+
+    @Option(names = "--types", split = ",", defaultValue = "train,validation",
+        description = "Dataset types to gather (default ${DEFAULT-VALUE}; also example, benchmark).")
+    Set<String> types;
+
+    @Option(names = "--split", split = ",", paramLabel = "NAME=FRACTION", description = "e.g. train=0.95,validation=0.05")
+    Map<String, Double> split = new LinkedHashMap<>();
+
+    @Option(names = "--seed", defaultValue = "0", description = "Shuffle seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Parameters(paramLabel = "OVERRIDE", description = "Config overrides: +config_paths=[...].")
+    List<String> overrides = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      GlobalConfig config = ConfigLoader.standard().load(overrides);
+      Collator.Result result = Collator.collate(config, types, output, split, seed, InstallPaths::locate);
+      var out = spec.commandLine().getOut();
+      result.files().forEach((file, rows) -> out.printf("%s: %d rows%n", file, rows));
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "export", mixinStandardHelpOptions = true,
+      description = "Turn a rollouts file into training data: sft-messages, dpo-pairs, rl-scored or verl-jsonl.")
+  static final class Export implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "ROLLOUTS")
+    Path rollouts;
+
+    @Option(names = "--format", required = true, description = "sft-messages, dpo-pairs, rl-scored or verl-jsonl.")
+    String format;
+
+    @Option(names = "--output", required = true)
+    Path output;
+
+    @Option(names = "--min-reward")
+    Double minReward;
+
+    @Option(names = "--max-reward")
+    Double maxReward;
+
+    @Option(names = "--drop-failed", description = "Drop rows without a reward or marked as failures.")
+    boolean dropFailed;
+
+    @Option(names = "--drop-truncated", description = "Drop rollouts whose response is incomplete.")
+    boolean dropTruncated;
+
+    @Option(names = "--agent", description = "Only this agent's rollouts.")
+    String agent;
+
+    @Option(names = "--min-quality-difference", defaultValue = "0.1",
+        description = "dpo-pairs: the smallest reward gap of a pair (default ${DEFAULT-VALUE}).")
+    double minQualityDifference;
+
+    @Option(names = "--all-pairs", description = "dpo-pairs: every pair far enough apart, not only best against worst.")
+    boolean allPairs;
+
+    @Option(names = "--with-advantages", description = "Add group mean, std and GRPO advantage to each rollout.")
+    boolean withAdvantages;
+
+    @Option(names = "--reasoning", defaultValue = "drop",
+        description = "Model reasoning in assistant messages: drop, think (inline <think>) or field (reasoning_content).")
+    String reasoning;
+
+    @Override
+    public Integer call() throws Exception {
+      Exporter.Options options = new Exporter.Options(Exporter.Format.parse(format),
+          new RolloutFilter(minReward, maxReward, dropFailed, dropTruncated, agent), minQualityDifference,
+          allPairs ? Exporter.Pairing.ALL : Exporter.Pairing.BEST_VS_WORST, withAdvantages,
+          Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)));
+      List<JsonNode> rows = Json.readLines(rollouts);
+      List<ObjectNode> exported = Exporter.export(rows, options);
+      java.nio.file.Files.createDirectories(output.toAbsolutePath().getParent());
+      java.nio.file.Files.write(output, exported.stream().map(Json::write).collect(Collectors.toList()));
+      spec.commandLine().getOut().printf("%d rollouts read, %d rows written to %s (%s)%n", rows.size(),
+          exported.size(), output, format);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+
+  static Set<String> agents(GlobalConfig config) {
+    Set<String> agents = new LinkedHashSet<>();
+    for (ServerInstance instance : config.instances()) {
+      if (instance.kind() == ServerKind.AGENT) {
+        agents.add(instance.name());
+      }
+    }
+    if (agents.isEmpty()) {
+      throw new ConfigException("the config has no agents for agent_ref to name");
+    }
+    return agents;
+  }
+}
