@@ -196,6 +196,22 @@ class TrainingDataTest {
     assertThat(pairs).hasSize(1);
     assertThat(pairs.getFirst().get("quality_difference").asDouble()).isEqualTo(2.0);
     assertThat(pairs.getFirst().get("chosen")).isNotEmpty();
+    List<ObjectNode> scored = export(blackjack, Exporter.Format.RL_SCORED, RolloutFilter.none(),
+        Exporter.Pairing.BEST_VS_WORST, true, Transcript.Reasoning.DROP);
+    assertThat(scored).hasSize(5);
+    for (int i = 0; i < 5; i++) {
+      assertThat(scored.get(i).get("response")).isEqualTo(blackjack.get(i).get("response"));
+      assertThat(scored.get(i).get("reward")).isEqualTo(blackjack.get(i).get("reward"));
+      assertThat(Math.signum(scored.get(i).get("advantage").asDouble()))
+          .isEqualTo(Math.signum(blackjack.get(i).get("reward").asDouble() - 0.2));
+    }
+    List<ObjectNode> verl = export(math, Exporter.Format.VERL_JSONL, RolloutFilter.none(),
+        Exporter.Pairing.BEST_VS_WORST, false, Transcript.Reasoning.DROP);
+    assertThat(verl).hasSize(5);
+    for (int i = 0; i < 5; i++) {
+      assertThat(verl.get(i).at("/reward_model/ground_truth")).isEqualTo(math.get(i).get("expected_answer"));
+      assertThat(verl.get(i).at("/extra_info/responses_create_params")).isEqualTo(math.get(i).get("responses_create_params"));
+    }
     List<TaskGroups.Group> groups = TaskGroups.of(blackjack);
     assertThat(groups).hasSize(1);
     assertThat(groups.getFirst().mean()).isCloseTo(0.2, within(1e-12));
@@ -250,15 +266,18 @@ class TrainingDataTest {
             + "openai_model={openai_base_url: x, openai_api_key: x, openai_model: x}",
         "++example_single_tool_call_simple_agent.responses_api_agents.simple_agent.datasets.0.num_repeats=4"));
     java.util.function.Function<String, Path> locate = path -> Fixtures.projectRoot().resolve(path);
+    var split = new java.util.LinkedHashMap<String, Double>();
+    split.put("train", 0.75);
+    split.put("validation", 0.25);
     Collator.Result first = Collator.collate(config, Set.of("example"), dir.resolve("collated/train.jsonl"),
-        new java.util.LinkedHashMap<>(Map.of("train", 0.75, "validation", 0.25)), 7, locate);
+        split, 7, locate);
     assertThat(first.files().values()).containsExactly(15, 5);
     List<JsonNode> train = Json.readLines(dir.resolve("collated/train.jsonl"));
     assertThat(train).allSatisfy(row -> assertThat(row.at("/agent_ref/name").asString())
         .isEqualTo("example_single_tool_call_simple_agent"));
     String before = Files.readString(dir.resolve("collated/train.jsonl"));
     Collator.collate(config, Set.of("example"), dir.resolve("collated/train.jsonl"),
-        new java.util.LinkedHashMap<>(Map.of("train", 0.75, "validation", 0.25)), 7, locate);
+        split, 7, locate);
     assertThat(Files.readString(dir.resolve("collated/train.jsonl"))).isEqualTo(before);
     assertThat(Files.exists(dir.resolve("collated/train_metrics.json"))).isTrue();
   }
