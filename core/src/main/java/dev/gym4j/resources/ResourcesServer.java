@@ -50,6 +50,12 @@ public abstract class ResourcesServer extends GymServer {
       response.setAll(verification.extra());
       return response;
     });
+    // the tools as Responses API function tools, with schemas generated from their argument records
+    routes.get("/tools", call -> {
+      var tools = dev.gym4j.json.Json.array();
+      tools().forEach(tool -> tools.add(ToolSchemas.functionTool(tool)));
+      return tools;
+    });
     routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     for (ToolMethod tool : tools()) {
       routes.post("/" + tool.name(), call -> tool.invoke(this, call.body(), sessions.open(call.sessionId())));

@@ -32,9 +32,15 @@ public final class Answer {
   final String errorBody;
   final boolean drop;
   final TokenIds tokenIds;
+  final tools.jackson.databind.node.ArrayNode items;
 
   private Answer(String text, String reasoning, List<ToolCall> toolCalls, String finishReason, Duration latency,
       int errorStatus, String errorBody, boolean drop, TokenIds tokenIds) {
+    this(text, reasoning, toolCalls, finishReason, latency, errorStatus, errorBody, drop, tokenIds, null);
+  }
+
+  private Answer(String text, String reasoning, List<ToolCall> toolCalls, String finishReason, Duration latency,
+      int errorStatus, String errorBody, boolean drop, TokenIds tokenIds, tools.jackson.databind.node.ArrayNode items) {
     this.text = text;
     this.reasoning = reasoning;
     this.toolCalls = List.copyOf(toolCalls);
@@ -44,6 +50,15 @@ public final class Answer {
     this.errorBody = errorBody;
     this.drop = drop;
     this.tokenIds = tokenIds;
+    this.items = items;
+  }
+
+  /**
+   * Recorded Responses output items, answered verbatim on {@code /v1/responses} (to replay a recorded
+   * rollout through the live agent loop).
+   */
+  public static Answer output(tools.jackson.databind.node.ArrayNode items) {
+    return new Answer(null, null, List.of(), null, Duration.ZERO, 0, null, false, TokenIds.LOGPROBS, items);
   }
 
   public static Answer text(String text) {

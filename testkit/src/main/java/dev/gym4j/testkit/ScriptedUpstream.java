@@ -125,6 +125,9 @@ public final class ScriptedUpstream implements AutoCloseable {
   }
 
   private ObjectNode chat(ObjectNode request, Answer answer) {
+    if (answer.items != null) {
+      throw new IllegalStateException("recorded Responses items can only be replayed on /v1/responses");
+    }
     List<Integer> prompt = ScriptedTokenizer.prompt(request.get("messages"));
     List<Integer> generation = generation(answer);
     ObjectNode chat = Json.object();
@@ -208,6 +211,9 @@ public final class ScriptedUpstream implements AutoCloseable {
     response.set("max_output_tokens", request.get("max_output_tokens"));
     response.put("model", request.path("model").asString("scripted"));
     ArrayNode output = response.putArray("output");
+    if (answer.items != null) {
+      output.addAll(answer.items.deepCopy());
+    }
     if (answer.reasoning != null) {
       ObjectNode reasoning = output.addObject();
       reasoning.put("id", "rs_" + hex());

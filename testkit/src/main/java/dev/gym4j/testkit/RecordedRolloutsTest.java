@@ -1,0 +1,132 @@
+package dev.gym4j.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import dev.gym4j.json.Json;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Conformance with NeMo Gym for one environment: every rollout NeMo Gym recorded (the files in the
+ * module's {@code src/test/resources/fixtures/}) gets the recorded reward, and recorded reward components,
+ * from our {@code /verify}, and again when the recorded model turns are replayed through the live agent
+ * loop with the tools executed by our server.
+ *
+ * <p>A subclass names the environment and may leave rows out of one check, saying why.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class RecordedRolloutsTest {
+  private EnvironmentHarness harness;
+
+  protected abstract String environment();
+
+  /** The fixture files: recorded rollouts and the task rows they were made from. */
+  protected List<String> rolloutFiles() {
+    return List.of("example_rollouts.jsonl");
+  }
+
+  protected String taskFile() {
+    return "example.jsonl";
+  }
+
+  /** Overrides for the deployment, e.g. a grading mode set in NeMo Gym's config. */
+  protected String[] overrides() {
+    return new String[0];
+  }
+
+  /** Whether the live replay can reproduce this row (false for rows whose tools need the outside world). */
+  protected boolean replayable(JsonNode recorded) {
+    return true;
+  }
+
+  /** The reward the current NeMo Gym rule gives where it differs from the recorded one (see INDEX.md). */
+  protected double expectedReward(String file, int line, JsonNode recorded) {
+    return recorded.get("reward").asDouble();
+  }
+
+  @BeforeAll
+  void start() {
+    harness = EnvironmentHarness.start(environment(), overrides());
+  }
+
+  @AfterAll
+  void stop() {
+    harness.close();
+  }
+
+  protected EnvironmentHarness harness() {
+    return harness;
+  }
+
+  private List<Recorded> recorded() {
+    List<JsonNode> tasks = Files.exists(fixture(taskFile())) ? Json.readLines(fixture(taskFile())) : List.of();
+    List<Recorded> rows = new ArrayList<>();
+    for (String file : rolloutFiles()) {
+      List<JsonNode> joined = EnvironmentHarness.joined(Json.readLines(fixture(file)), tasks);
+      for (int i = 0; i < joined.size(); i++) {
+        rows.add(new Recorded(file, i + 1, joined.get(i)));
+      }
+    }
+    assertThat(rows).as("recorded rollouts of " + environment()).isNotEmpty();
+    return rows;
+  }
+
+  protected static Path fixture(String name) {
+    return Path.of("src", "test", "resources", "fixtures", name);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> verifyGivesTheRecordedRewards() {
+    return recorded().stream().map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
+      JsonNode verdict = harness.verify(row.json());
+      assertReward(row, verdict);
+    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> replayThroughTheAgentReachesTheRecordedRewards() {
+    return recorded().stream().filter(row -> replayable(row.json()))
+        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> assertReward(row, harness.replay(row.json()))));
+  }
+
+  private void assertReward(Recorded row, JsonNode verdict) {
+    assertThat(verdict.get("reward").asDouble()).as("%s reward", row)
+        .isCloseTo(expectedReward(row.file(), row.line(), row.json()), within(1e-9));
+    JsonNode components = row.json().get("reward_components");
+    if (components != null && components.isObject()) {
+      for (var component : components.properties()) {
+        assertThat(verdict.path("reward_components").path(component.getKey()).asDouble())
+            .as("%s component %s", row, component.getKey()).isCloseTo(component.getValue().asDouble(), within(1e-9));
+      }
+    }
+  }
+
+  /** Reads a fixture file's text. */
+  protected static String read(String name) {
+    try {
+      return Files.readString(fixture(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private record Recorded(String file, int line, JsonNode json) {
+    @Override
+    public String toString() {
+      return file + " line " + line;
+    }
+  }
+}
