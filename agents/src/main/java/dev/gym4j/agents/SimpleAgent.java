@@ -1,25 +1,15 @@
 package dev.gym4j.agents;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.gym4j.agent.AgentServer;
 import dev.gym4j.agent.RolloutFailure;
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.client.ServerClient;
-import dev.gym4j.client.UpstreamException;
-import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.ServerKind;
-import dev.gym4j.config.ServerRef;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.Call;
@@ -52,40 +42,26 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Implementation("simple_agent")
 public final class SimpleAgent extends AgentServer {
-  private static final Duration DEFAULT_ROLLOUT_TIMEOUT = Duration.ofHours(1);
-
   private String resourcesServer;
   private String modelServer;
   private int maxSteps;
   private boolean skipVerification;
   private double skipVerificationReward;
-  private Duration rolloutTimeout;
-  private ExecutorService rollouts;
+  private final Rollouts rollouts = new Rollouts();
 
   @Override
   protected void start() {
-    resourcesServer = reference("resources_server", ServerKind.RESOURCES);
-    modelServer = reference("model_server", ServerKind.MODEL);
+    resourcesServer = References.of(context(), "resources_server", ServerKind.RESOURCES);
+    modelServer = References.of(context(), "model_server", ServerKind.MODEL);
     maxSteps = context().config().path("max_steps").asInt(0);
     skipVerification = context().config().path("skip_verification").asBoolean(false);
     skipVerificationReward = context().config().path("skip_verification_reward").asDouble(0.0);
-    double seconds = context().config().path("rollout_timeout_seconds").asDouble(DEFAULT_ROLLOUT_TIMEOUT.toSeconds());
-    rolloutTimeout = Duration.ofMillis((long) (seconds * 1000));
-    rollouts = Executors.newVirtualThreadPerTaskExecutor();
+    rollouts.start(context());
   }
 
   @Override
   protected void stop() {
-    rollouts.shutdownNow();
-  }
-
-  private String reference(String field, ServerKind kind) {
-    ServerRef ref = ServerRef.from(context().required(field)).orElseThrow(() -> new ConfigException(
-        context().path(field) + " must be a reference like {type: " + kind.key() + ", name: <instance>}"));
-    if (ref.type() != kind) {
-      throw new ConfigException(context().path(field) + " must refer to " + kind.key());
-    }
-    return ref.name();
+    rollouts.stop();
   }
 
   @Override
@@ -98,30 +74,15 @@ public final class SimpleAgent extends AgentServer {
 
   @Override
   protected Object run(ObjectNode row, Call call) {
-    Future<ObjectNode> rollout = rollouts.submit(() -> runRollout(row, call.cookies()));
-    try {
-      return rollout.get(rolloutTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      rollout.cancel(true);
-      throw new RolloutFailure("timeout", 504, "the rollout did not finish within " + rolloutTimeout.toSeconds()
-          + " s (rollout_timeout_seconds)", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw new RolloutFailure("agent_error", 500, "the rollout failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      rollout.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new RolloutFailure("agent_error", 503, "the agent is stopping", e);
-    }
+    return rollouts.run(() -> runRollout(row, call.cookies()));
   }
+
 
   private ObjectNode runRollout(ObjectNode row, Map<String, String> incoming) {
     ServerClient client = context().client();
     Map<String, String> cookies = new HashMap<>(incoming);
-    HttpReply seed = call("resources_error", () -> client.post(resourcesServer, "/seed_session", row, cookies));
-    requireOk(seed, "resources_error", "seed_session");
+    HttpReply seed = Calls.call("resources_error", () -> client.post(resourcesServer, "/seed_session", row, cookies));
+    Calls.requireOk(seed, "resources_error", "seed_session");
     cookies.putAll(seed.cookies());
 
     ResponseCreateParams request = new ResponseCreateParams((ObjectNode) row.get("responses_create_params"));
@@ -135,12 +96,12 @@ public final class SimpleAgent extends AgentServer {
       verifyRequest.put("verification_skipped", true);
       return verifyRequest;
     }
-    HttpReply verify = call("verify_error", () -> client.post(resourcesServer, "/verify", verifyRequest, cookies));
-    requireOk(verify, "verify_error", "verify");
+    HttpReply verify = Calls.call("verify_error", () -> client.post(resourcesServer, "/verify", verifyRequest, cookies));
+    Calls.requireOk(verify, "verify_error", "verify");
     JsonNode verdict = verify.json();
     if (!(verdict instanceof ObjectNode result) || !verdict.path("reward").isNumber()) {
       throw new RolloutFailure("verify_error", 502, "verify answered without a numeric reward: "
-          + abbreviate(verify.text()), null);
+          + Calls.abbreviate(verify.text()), null);
     }
     return result;
   }
@@ -159,8 +120,8 @@ public final class SimpleAgent extends AgentServer {
       List<Item> history = new ArrayList<>(input);
       history.addAll(outputs);
       ResponseCreateParams turn = request.withInput(history);
-      HttpReply reply = call("model_error", () -> client.post(modelServer, "/v1/responses", turn, modelCookies));
-      requireOk(reply, "model_error", "the model call");
+      HttpReply reply = Calls.call("model_error", () -> client.post(modelServer, "/v1/responses", turn, modelCookies));
+      Calls.requireOk(reply, "model_error", "the model call");
       modelCookies.putAll(reply.cookies());
       try {
         last = Response.of(reply.json());
@@ -212,30 +173,10 @@ public final class SimpleAgent extends AgentServer {
       error.put("error", "Invalid tool call arguments: " + e.getOriginalMessage());
       return Json.write(error);
     }
-    HttpReply reply = call("resources_error", () -> context().client().post(resourcesServer, "/" + call.name(),
+    HttpReply reply = Calls.call("resources_error", () -> context().client().post(resourcesServer, "/" + call.name(),
         arguments, cookies));
     cookies.putAll(reply.cookies());
     return reply.text();
-  }
-
-  private static HttpReply call(String failureClass, java.util.function.Supplier<HttpReply> request) {
-    try {
-      return request.get();
-    } catch (UpstreamException e) {
-      throw new RolloutFailure(e.kind() == UpstreamException.Kind.TIMEOUT ? "timeout" : failureClass,
-          e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502, e.getMessage(), e);
-    }
-  }
-
-  private static void requireOk(HttpReply reply, String failureClass, String what) {
-    if (!reply.ok()) {
-      throw new RolloutFailure(failureClass, reply.status() == 504 ? 504 : 502, what + " answered " + reply.status()
-          + ": " + abbreviate(reply.text()), null);
-    }
-  }
-
-  private static String abbreviate(String text) {
-    return text.length() <= 500 ? text : text.substring(0, 500) + "…";
   }
 
   /** One episode's folded response and the cookies it ended with. */

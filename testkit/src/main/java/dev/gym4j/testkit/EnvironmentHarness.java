@@ -108,6 +108,40 @@ public final class EnvironmentHarness implements AutoCloseable {
     return reply.json();
   }
 
+  /**
+   * A Gymnasium episode re-played from a recorded rollout: {@code /reset} with the row, then one
+   * {@code /step} per recorded model turn; the answer holds the summed reward and the last step's
+   * {@code terminated}, {@code truncated} and {@code info}.
+   */
+  public JsonNode episode(JsonNode recorded) {
+    ObjectNode row = task(recorded);
+    Map<String, String> cookies = new HashMap<>(post("/reset", row, Map.of()).cookies());
+    double total = 0;
+    JsonNode step = Json.object();
+    for (Answer turn : Replay.turns(outputItems(recorded.get("response")))) {
+      ObjectNode response = ((ObjectNode) recorded.get("response")).deepCopy();
+      response.set("output", turn.items);
+      ObjectNode request = row.deepCopy();
+      request.set("response", response);
+      HttpReply reply = post("/step", request, cookies);
+      if (reply.status() != 200) {
+        throw new AssertionError("step answered " + reply.status() + ": " + reply.text());
+      }
+      cookies.putAll(reply.cookies());
+      step = reply.json();
+      total += step.path("reward").asDouble();
+      if (step.path("terminated").asBoolean() || step.path("truncated").asBoolean()) {
+        break;
+      }
+    }
+    ObjectNode result = Json.object();
+    result.put("reward", total);
+    result.set("terminated", step.path("terminated"));
+    result.set("truncated", step.path("truncated"));
+    result.set("info", step.path("info"));
+    return result;
+  }
+
   /** The calls the scripted model received. */
   public ScriptedUpstream model() {
     return model;
@@ -134,13 +168,22 @@ public final class EnvironmentHarness implements AutoCloseable {
    */
   public static List<JsonNode> joined(List<JsonNode> rollouts, List<JsonNode> tasks) {
     Map<String, JsonNode> byPrompt = new HashMap<>();
+    Map<Long, JsonNode> byIndex = new HashMap<>();
     for (JsonNode task : tasks) {
       byPrompt.put(promptText(task), task);
+      if (task.path("_ng_task_index").isIntegralNumber()) {
+        byIndex.put(task.get("_ng_task_index").asLong(), task);
+      }
     }
     List<JsonNode> out = new ArrayList<>();
     for (JsonNode rollout : rollouts) {
       ObjectNode joined = ((ObjectNode) rollout).deepCopy();
-      JsonNode task = byPrompt.get(promptText(rollout));
+      JsonNode indexed = byIndex.get(rollout.path("_ng_task_index").asLong(-1));
+      if (indexed != null) {
+        // materialized inputs are the rows exactly as sent: they win over what the rollout echoes
+        joined.set("responses_create_params", indexed.get("responses_create_params"));
+      }
+      JsonNode task = indexed != null ? indexed : byPrompt.get(promptText(rollout));
       if (task != null) {
         for (var field : task.properties()) {
           if (!joined.has(field.getKey())) {

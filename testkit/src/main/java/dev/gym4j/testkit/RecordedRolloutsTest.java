@@ -47,6 +47,16 @@ public abstract class RecordedRolloutsTest {
     return new String[0];
   }
 
+  /** True for a Gymnasium-style environment: rollouts are re-played as episodes of /reset and /step. */
+  protected boolean gymnasium() {
+    return false;
+  }
+
+  /** The task row of a recorded rollout as the test sends it; a subclass may add fields (a stacked deck). */
+  protected JsonNode prepare(JsonNode recorded) {
+    return recorded;
+  }
+
   /** Whether the live replay can reproduce this row (false for rows whose tools need the outside world). */
   protected boolean replayable(JsonNode recorded) {
     return true;
@@ -77,7 +87,7 @@ public abstract class RecordedRolloutsTest {
     for (String file : rolloutFiles()) {
       List<JsonNode> joined = EnvironmentHarness.joined(Json.readLines(fixture(file)), tasks);
       for (int i = 0; i < joined.size(); i++) {
-        rows.add(new Recorded(file, i + 1, joined.get(i)));
+        rows.add(new Recorded(file, i + 1, prepare(joined.get(i))));
       }
     }
     assertThat(rows).as("recorded rollouts of " + environment()).isNotEmpty();
@@ -91,7 +101,7 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> verifyGivesTheRecordedRewards() {
     return recorded().stream().map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
-      JsonNode verdict = harness.verify(row.json());
+      JsonNode verdict = gymnasium() ? harness.episode(row.json()) : harness.verify(row.json());
       assertReward(row, verdict);
     }));
   }
@@ -105,6 +115,11 @@ public abstract class RecordedRolloutsTest {
   private void assertReward(Recorded row, JsonNode verdict) {
     assertThat(verdict.get("reward").asDouble()).as("%s reward", row)
         .isCloseTo(expectedReward(row.file(), row.line(), row.json()), within(1e-9));
+    for (String field : java.util.List.of("terminated", "truncated", "info")) {
+      if (gymnasium() && row.json().has(field)) {
+        assertThat(verdict.get(field)).as("%s %s", row, field).isEqualTo(row.json().get(field));
+      }
+    }
     JsonNode components = row.json().get("reward_components");
     if (components != null && components.isObject()) {
       for (var component : components.properties()) {
