@@ -42,6 +42,11 @@ public abstract class RecordedRolloutsTest {
     return "example.jsonl";
   }
 
+  /** The task rows a rollout file was made from; by default {@link #taskFile()}. */
+  protected String taskFile(String rolloutFile) {
+    return taskFile();
+  }
+
   /** Overrides for the deployment, e.g. a grading mode set in NeMo Gym's config. */
   protected String[] overrides() {
     return new String[0];
@@ -82,9 +87,10 @@ public abstract class RecordedRolloutsTest {
   }
 
   private List<Recorded> recorded() {
-    List<JsonNode> tasks = Files.exists(fixture(taskFile())) ? Json.readLines(fixture(taskFile())) : List.of();
     List<Recorded> rows = new ArrayList<>();
     for (String file : rolloutFiles()) {
+      Path taskPath = fixture(taskFile(file));
+      List<JsonNode> tasks = Files.exists(taskPath) ? Json.readLines(taskPath) : List.of();
       List<JsonNode> joined = EnvironmentHarness.joined(Json.readLines(fixture(file)), tasks);
       for (int i = 0; i < joined.size(); i++) {
         rows.add(new Recorded(file, i + 1, prepare(joined.get(i))));
