@@ -12,9 +12,6 @@ import java.util.regex.Pattern;
  * {@code f}/{@code d} suffixes).
  */
 public final class PythonText {
-  private static final Pattern FLOAT = Pattern.compile(
-      "[+-]?(?:(?:\\d(?:_?\\d)*)?\\.?\\d(?:_?\\d)*(?:[eE][+-]?\\d(?:_?\\d)*)?|\\d(?:_?\\d)*\\.(?:[eE][+-]?\\d(?:_?\\d)*)?"
-          + "|(?i:inf|infinity|nan))");
   private static final Pattern LINE_BREAKS = Pattern.compile("\r\n|[\n\r\u000B\u000C\u001C\u001D\u001E\u0085\u2028\u2029]");
 
   private PythonText() {}
@@ -65,7 +62,7 @@ public final class PythonText {
   /** {@code float(text)}, or empty where Python raises ValueError. */
   public static Optional<Double> parseFloat(String text) {
     String t = strip(text);
-    if (!FLOAT.matcher(t).matches()) {
+    if (!isPythonFloat(t)) {
       return Optional.empty();
     }
     String lower = t.toLowerCase(java.util.Locale.ROOT).replace("_", "");
@@ -78,5 +75,70 @@ public final class PythonText {
       return Optional.of(Double.NaN);
     }
     return Optional.of(Double.parseDouble(lower));
+  }
+
+  /**
+   * Python's float syntax, checked in one pass (a regex would recurse once per digit and overflow the
+   * stack on a long number): a sign, digits with single underscores between them, a point, an exponent;
+   * or inf, infinity, nan.
+   */
+  static boolean isPythonFloat(String text) {
+    int i = 0;
+    int n = text.length();
+    if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+      i++;
+    }
+    String rest = text.substring(i).toLowerCase(java.util.Locale.ROOT);
+    if (rest.equals("inf") || rest.equals("infinity") || rest.equals("nan")) {
+      return true;
+    }
+    int integer = digits(text, i);
+    i = integer < 0 ? i : integer;
+    boolean anyDigits = integer >= 0;
+    if (i < n && text.charAt(i) == '.') {
+      i++;
+      int fraction = digits(text, i);
+      if (fraction >= 0) {
+        i = fraction;
+        anyDigits = true;
+      }
+    }
+    if (!anyDigits) {
+      return false;
+    }
+    if (i < n && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+      i++;
+      if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+        i++;
+      }
+      int exponent = digits(text, i);
+      if (exponent < 0) {
+        return false;
+      }
+      i = exponent;
+    }
+    return i == n;
+  }
+
+  /** The end of a run of ASCII digits with single underscores between them from {@code start}, or -1. */
+  private static int digits(String text, int start) {
+    int i = start;
+    if (i >= text.length() || !isAsciiDigit(text.charAt(i))) {
+      return -1;
+    }
+    while (i < text.length()) {
+      if (isAsciiDigit(text.charAt(i))) {
+        i++;
+      } else if (text.charAt(i) == '_' && i + 1 < text.length() && isAsciiDigit(text.charAt(i + 1))) {
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 }

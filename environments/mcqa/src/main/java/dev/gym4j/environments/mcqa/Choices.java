@@ -49,21 +49,9 @@ public final class Choices {
 
   /** The content of the last {@code \boxed{…}} with its braces balanced, or null. */
   public static String lastBoxed(String text) {
-    int at = text.lastIndexOf("\\boxed{");
-    while (at >= 0) {
-      int depth = 0;
-      for (int i = at + 6; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (c == '{') {
-          depth++;
-        } else if (c == '}' && --depth == 0) {
-          return text.substring(at + 7, i);
-        }
-      }
-      at = text.lastIndexOf("\\boxed{", at - 1);
-    }
-    return null;
+    return dev.gym4j.text.Boxed.last(text);
   }
+
 
   /** Removes {@code \text{…}} wrappers around the whole string, repeatedly. */
   public static String peelText(String text) {

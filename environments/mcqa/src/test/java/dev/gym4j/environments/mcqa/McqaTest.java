@@ -85,6 +85,14 @@ class McqaTest extends RecordedRolloutsTest {
   }
 
   @Test
+  void megabyteAnswersAreReadWithoutStalling() {
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+      assertThat(letter("strict_single_letter_boxed", "\\boxed{".repeat(100_000) + "[".repeat(500_000))).isNull();
+      assertThat(letter("lenient_answer_colon_md", "Answer: " + "A or ".repeat(100_000))).isNull();
+    });
+  }
+
+  @Test
   void anUnknownModeIsA422() {
     var reply = harness().post("/verify", Json.parse("{\"responses_create_params\": {\"input\": \"q\"}, "
         + "\"grading_mode\": \"vibes\", \"response\": {\"output\": []}}"), Map.of());

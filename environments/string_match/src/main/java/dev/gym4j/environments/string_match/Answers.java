@@ -21,7 +21,6 @@ import dev.gym4j.text.PythonText;
 final class Answers {
   private static final Pattern FINAL_ANSWER = Pattern.compile("(?i)(?:final\\s+answer|answer)\\s*[:：]\\s*(.+)");
   private static final Pattern TEXT_WRAPPER = Pattern.compile("\\\\text\\{\\s*(.*?)\\s*\\}", Pattern.DOTALL);
-  private static final Pattern THOUSANDS = Pattern.compile("(\\d+),(\\d+)", Pattern.UNICODE_CHARACTER_CLASS);
   private static final Pattern UNITS = Pattern.compile("\\^\\{?\\\\circ\\}?|\\\\circ|°|cm[²³]?|mm|km|m[²³]?|kg");
   private static final List<String> LATEX_COMMANDS = List.of("\\boxed", "\\text", "\\textbf", "\\textit", "\\texttt",
       "\\mathrm", "\\mathbf", "\\mathit", "\\mathsf", "\\mathbb", "\\mathcal", "\\emph", "\\url");
@@ -59,22 +58,10 @@ final class Answers {
   }
 
   static String boxed(String text) {
-    for (int at = text.lastIndexOf("\\boxed{"); at >= 0; at = at == 0 ? -1 : text.lastIndexOf("\\boxed{", at - 1)) {
-      int depth = 1;
-      for (int i = at + 7; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (c == '{') {
-          depth++;
-        } else if (c == '}') {
-          depth--;
-        }
-        if (depth == 0) {
-          return PythonText.strip(peelText(PythonText.strip(text.substring(at + 7, i))));
-        }
-      }
-    }
-    return null;
+    String inner = dev.gym4j.text.Boxed.last(text);
+    return inner == null ? null : PythonText.strip(peelText(PythonText.strip(inner)));
   }
+
 
   private static String peelText(String value) {
     String current = value;
@@ -151,7 +138,38 @@ final class Answers {
   }
 
   private static String numbers(String text) {
-    return THOUSANDS.matcher(text).replaceAll("$1$2").replace("\\%", "%");
+    return removeThousandsCommas(text).replace("\\%", "%");
+  }
+
+  /**
+   * Python's {@code re.sub(r"(\d+),(\d+)", r"\1\2", text)} as a linear scan: the regex backtracks
+   * quadratically over a long run of digits with no comma.
+   */
+  static String removeThousandsCommas(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    int i = 0;
+    while (i < text.length()) {
+      if (!Character.isDigit(text.charAt(i))) {
+        out.append(text.charAt(i++));
+        continue;
+      }
+      int run = i;
+      while (run < text.length() && Character.isDigit(text.charAt(run))) {
+        run++;
+      }
+      if (run + 1 < text.length() && text.charAt(run) == ',' && Character.isDigit(text.charAt(run + 1))) {
+        int next = run + 1;
+        while (next < text.length() && Character.isDigit(text.charAt(next))) {
+          next++;
+        }
+        out.append(text, i, run).append(text, run + 1, next);
+        i = next;
+      } else {
+        out.append(text, i, run);
+        i = run;
+      }
+    }
+    return out.toString();
   }
 
   static String lists(String text) {

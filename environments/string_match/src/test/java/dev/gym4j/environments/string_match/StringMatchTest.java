@@ -42,6 +42,21 @@ class StringMatchTest extends RecordedRolloutsTest {
   }
 
   @Test
+  void thousandsCommasGoAsPythonsRegexRemovesThem() {
+    assertThat(Answers.removeThousandsCommas("1,234,567 and 8,9")).isEqualTo("1234,567 and 89");
+    assertThat(Answers.removeThousandsCommas("a,1 2, 3")).isEqualTo("a,1 2, 3");
+  }
+
+  @Test
+  void megabyteAnswersOfBracketsOrDigitsAreGradedWithoutStalling() {
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+      assertThat(Answers.grade("42", "[".repeat(1_000_000))).isZero();
+      assertThat(Answers.grade("42", "1".repeat(1_000_000))).isZero();
+      assertThat(Answers.extract("\\boxed{".repeat(100_000), "final_answer")).isNull();
+    });
+  }
+
+  @Test
   void extractionModes() {
     assertThat(Answers.extract("so... Final Answer: Lyon.", "final_answer")).isEqualTo("Lyon");
     assertThat(Answers.extract("answer： 42\nthen \\boxed{7}", "final_answer")).isEqualTo("42");
