@@ -56,10 +56,18 @@ public abstract class ResourcesServer extends GymServer {
       tools().forEach(tool -> tools.add(ToolSchemas.functionTool(tool)));
       return tools;
     });
-    routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
+    routes.post("/aggregate_metrics", call -> aggregateMetrics(call.bodyObject()));
     for (ToolMethod tool : tools()) {
       routes.post("/" + tool.name(), call -> tool.invoke(this, call.body(), sessions.open(call.sessionId())));
     }
+  }
+
+  /**
+   * The answer to {@code POST /aggregate_metrics} ({@code {"verify_responses": [...]}}): by default the
+   * standard statistics and pass@k; an environment may add its own metrics to them.
+   */
+  protected ObjectNode aggregateMetrics(ObjectNode request) {
+    return dev.gym4j.metrics.AggregateMetrics.ofRequest(request);
   }
 
   /** The tools of this environment. */
