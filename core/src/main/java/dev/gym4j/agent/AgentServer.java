@@ -22,6 +22,12 @@ public abstract class AgentServer extends GymServer {
   /** The body field that names a failed rollout's kind, as in NeMo Gym's failure sidecar rows. */
   public static final String FAILURE_CLASS = "_ng_failure_class";
 
+  /** Counts finished rollouts by outcome: {@code success} or the failure class. */
+  private void outcome(String outcome) {
+    io.micrometer.core.instrument.Counter.builder("gym4j.rollouts").tag("server", context().name())
+        .tag("outcome", outcome).register(dev.gym4j.server.Metrics.REGISTRY).increment();
+  }
+
   @Override
   public final ServerKind kind() {
     return ServerKind.AGENT;
@@ -31,22 +37,32 @@ public abstract class AgentServer extends GymServer {
 
   protected abstract Object run(ObjectNode row, Call call);
 
+  private final java.util.concurrent.atomic.AtomicInteger rolloutsInFlight = new java.util.concurrent.atomic.AtomicInteger();
+
   @Override
   protected void routes(Routes routes) {
+    io.micrometer.core.instrument.Gauge.builder("gym4j.rollouts.in_flight", rolloutsInFlight, Number::doubleValue)
+        .tag("server", context().name()).register(dev.gym4j.server.Metrics.REGISTRY);
     routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
     routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     routes.post("/run", call -> {
       ObjectNode row = call.bodyObject();
       JsonNode params = Shape.required(row, "responses_create_params", java.util.List.of());
       ResponseCreateParams.of(params, java.util.List.of("responses_create_params"));
+      rolloutsInFlight.incrementAndGet();
       try {
-        return run(row, call);
+        Object result = run(row, call);
+        outcome("success");
+        return result;
       } catch (RolloutFailure failure) {
+        outcome(failure.failureClass());
         ObjectNode body = dev.gym4j.server.ErrorBodies.detail(failure.getMessage());
         body.put(FAILURE_CLASS, failure.failureClass());
         // the failure is final for this attempt: the collector decides whether to try the rollout again
         return dev.gym4j.server.Reply.of(failure.status(), body)
             .withHeader(dev.gym4j.client.ServerClient.UPSTREAM_FAILURE_HEADER, failure.failureClass());
+      } finally {
+        rolloutsInFlight.decrementAndGet();
       }
     });
   }

@@ -111,6 +111,7 @@ public final class ServerClient implements AutoCloseable {
           return reply;
         }
         LOG.debug("{} {} answered {}, retry {} of {}", method, url, reply.status(), attempt, settings.maxAttempts() - 1);
+        retried(url, "status_" + reply.status());
         pause(attempt, response.headers().firstValue("Retry-After").orElse(null));
         continue;
       }
@@ -120,6 +121,7 @@ public final class ServerClient implements AutoCloseable {
       }
       LOG.debug("{} {} failed ({}), retry {} of {}", method, url, describe(lastFailure), attempt,
           settings.maxAttempts() - 1);
+      retried(url, "connection");
       pause(attempt, null);
     }
   }
@@ -158,6 +160,11 @@ public final class ServerClient implements AutoCloseable {
     }
     headers.forEach(builder::header);
     return builder.build();
+  }
+
+  private static void retried(URI url, String reason) {
+    io.micrometer.core.instrument.Counter.builder("gym4j.client.retries").tag("upstream", url.getAuthority())
+        .tag("reason", reason).register(dev.gym4j.server.Metrics.REGISTRY).increment();
   }
 
   private void pause(int attempt, String retryAfter) {

@@ -29,21 +29,27 @@ public final class Routes {
   private final SessionCookie sessionCookie;
   private final String serverName;
   private final long maxBodyBytes;
+  private final int maxConcurrentRequests;
+  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-  Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, long maxBodyBytes) {
+  Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, long maxBodyBytes,
+      int maxConcurrentRequests) {
     this.routing = routing;
     this.sessionCookie = sessionCookie;
     this.serverName = serverName;
     this.maxBodyBytes = maxBodyBytes;
+    this.maxConcurrentRequests = maxConcurrentRequests;
+    io.micrometer.core.instrument.Gauge.builder("gym4j.requests.in_flight", inFlight, Number::doubleValue)
+        .tag("server", serverName).description("requests being handled").register(Metrics.REGISTRY);
   }
 
   public Routes post(String path, JsonHandler handler) {
-    routing.post(path, wrap(handler));
+    routing.post(path, wrap(path, handler));
     return this;
   }
 
   public Routes get(String path, JsonHandler handler) {
-    routing.get(path, wrap(handler));
+    routing.get(path, wrap(path, handler));
     return this;
   }
 
@@ -52,8 +58,28 @@ public final class Routes {
     routing.any((req, res) -> send(res, 404, ErrorBodies.detail("Not Found")));
   }
 
-  private Handler wrap(JsonHandler handler) {
+  private Handler wrap(String route, JsonHandler handler) {
     return (req, res) -> {
+      if (maxConcurrentRequests > 0 && inFlight.get() >= maxConcurrentRequests) {
+        // at capacity: refuse now with a hint when to retry, rather than queue without bound
+        res.header(io.helidon.http.HeaderNames.RETRY_AFTER, "1");
+        send(res, 503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
+            + " requests in flight); retry later"));
+        count(route, req, 503, System.nanoTime());
+        return;
+      }
+      inFlight.incrementAndGet();
+      long start = System.nanoTime();
+      try {
+        handle(route, handler, req, res, start);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    };
+  }
+
+  private void handle(String route, JsonHandler handler, ServerRequest req, ServerResponse res, long start) {
+    {
       String sessionId = sessionCookie.read(req.headers().cookies()).orElseGet(SessionCookie::newSessionId);
       res.headers().addCookie(sessionCookie.setCookie(sessionId));
       Object result;
@@ -99,7 +125,15 @@ public final class Routes {
             + (e.getMessage() == null ? "" : ": " + abbreviate(e.getMessage())));
       }
       send(res, status, result);
-    };
+      count(route, req, status, start);
+    }
+  }
+
+  private void count(String route, ServerRequest req, int status, long start) {
+    io.micrometer.core.instrument.Timer.builder("gym4j.requests").tag("server", serverName).tag("route", route)
+        .tag("method", req.prologue().method().text()).tag("status", String.valueOf(status))
+        .publishPercentileHistogram().register(Metrics.REGISTRY)
+        .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   /** The request body, or null when it is over the limit. */
@@ -124,6 +158,11 @@ public final class Routes {
 
   static void send(ServerResponse res, int status, Object body) {
     res.status(Status.create(status));
+    if (body instanceof RawBody raw) {
+      res.header(HeaderNames.CONTENT_TYPE, raw.contentType());
+      res.send(raw.bytes());
+      return;
+    }
     res.header(HeaderNames.CONTENT_TYPE, "application/json");
     res.send(body == null ? "null".getBytes() : Json.writeBytes(body));
   }

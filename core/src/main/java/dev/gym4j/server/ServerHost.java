@@ -28,7 +28,8 @@ public final class ServerHost {
     server.start();
     ServerInstance instance = context.instance();
     long maxBody = instance.config().path("max_body_bytes").asLong(DEFAULT_MAX_BODY_BYTES);
-    WebServer webServer = serve(instance.name(), instance.host(), instance.port(), maxBody,
+    int maxConcurrent = instance.config().path("max_concurrent_requests").asInt(0);
+    WebServer webServer = serve(instance.name(), instance.host(), instance.port(), maxBody, maxConcurrent,
         server.sessionCookieName(), server::routes);
     return new RunningServer(instance, server, webServer, instance.host());
   }
@@ -39,9 +40,20 @@ public final class ServerHost {
    */
   public static WebServer serve(String name, String host, int port, long maxBodyBytes, String cookieName,
       Consumer<Routes> routes) {
+    return serve(name, host, port, maxBodyBytes, 0, cookieName, routes);
+  }
+
+  /**
+   * @param maxConcurrentRequests requests handled at once before more are refused with 503 and
+   *     {@code Retry-After} (0: no limit)
+   */
+  public static WebServer serve(String name, String host, int port, long maxBodyBytes, int maxConcurrentRequests,
+      String cookieName, Consumer<Routes> routes) {
     HttpRouting.Builder routing = HttpRouting.builder();
-    Routes endpoints = new Routes(routing, new SessionCookie(cookieName), name, maxBodyBytes);
+    Routes endpoints = new Routes(routing, new SessionCookie(cookieName), name, maxBodyBytes, maxConcurrentRequests);
     endpoints.get("/", call -> Routes.ok());
+    endpoints.get("/metrics", call -> new RawBody("text/plain; version=0.0.4; charset=utf-8",
+        Metrics.REGISTRY.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     routes.accept(endpoints);
     endpoints.notFoundFallback();
     // Routes enforces the body limit itself, so that the 413 has a JSON body like every other error

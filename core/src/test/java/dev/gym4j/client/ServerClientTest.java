@@ -159,6 +159,33 @@ class ServerClientTest {
   }
 
   @Test
+  void aServerAtCapacityRefusesWith503AndRetryAfterWhichTheClientHonours() throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    WebServer small = ServerHost.serve("small", "127.0.0.1", 0, 1 << 20, 1, "Small___test", routes ->
+        routes.post("/hold", call -> {
+          release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+          return Map.of("ok", true);
+        }));
+    URI hold = URI.create("http://127.0.0.1:" + small.port() + "/hold");
+    try (ServerClient patient = client(quick().withRetries(8, Duration.ofMillis(100), Duration.ofSeconds(2)));
+        ServerClient impatient = client(quick().withRetries(1, Duration.ofMillis(10), Duration.ofMillis(10)));
+        ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<HttpReply> first = callers.submit(() -> patient.send(hold, "POST", new byte[0], Map.of(), Map.of()));
+      Thread.sleep(300);
+      HttpReply refused = impatient.send(hold, "POST", new byte[0], Map.of(), Map.of());
+      assertThat(refused.status()).isEqualTo(503);
+      assertThat(refused.text()).contains("at capacity");
+      Future<HttpReply> second = callers.submit(() -> patient.send(hold, "POST", new byte[0], Map.of(), Map.of()));
+      Thread.sleep(300);
+      release.countDown();
+      assertThat(first.get().status()).isEqualTo(200);
+      assertThat(second.get().status()).as("retried after Retry-After until there was room").isEqualTo(200);
+    } finally {
+      small.stop();
+    }
+  }
+
+  @Test
   void cookiesAreSentAndReadButNeverStored() {
     try (ServerClient client = client(quick())) {
       HttpReply first = client.post("upstream", "/gate", Map.of(), Map.of());

@@ -146,6 +146,16 @@ class ServerRuntimeTest {
   }
 
   @Test
+  void metricsAreServedInPrometheusFormat() {
+    post("/increment_counter", "{\"count\": 1}", Map.of());
+    post("/increment_counter", "{}", Map.of());
+    HttpReply metrics = client.get("counter", "/metrics");
+    assertThat(metrics.status()).isEqualTo(200);
+    assertThat(metrics.text()).contains("gym4j_requests_seconds_count{method=\"POST\",route=\"/increment_counter\","
+        + "server=\"counter\",status=\"200\"}", "status=\"422\"", "gym4j_requests_in_flight{server=\"counter\"}");
+  }
+
+  @Test
   void aForgedOrTamperedCookieGetsAFreshSession() {
     Map<String, String> cookies = post("/seed_session", "{\"initial_count\": 7}", Map.of()).cookies();
     String value = cookies.get(COOKIE);
