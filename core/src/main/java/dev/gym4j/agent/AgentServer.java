@@ -37,12 +37,9 @@ public abstract class AgentServer extends GymServer {
 
   protected abstract Object run(ObjectNode row, Call call);
 
-  private final java.util.concurrent.atomic.AtomicInteger rolloutsInFlight = new java.util.concurrent.atomic.AtomicInteger();
-
   @Override
   protected void routes(Routes routes) {
-    io.micrometer.core.instrument.Gauge.builder("gym4j.rollouts.in_flight", rolloutsInFlight, Number::doubleValue)
-        .tag("server", context().name()).register(dev.gym4j.server.Metrics.REGISTRY);
+    var rolloutsInFlight = dev.gym4j.server.Metrics.gauge("gym4j.rollouts.in_flight", context().name());
     routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
     routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     routes.post("/run", call -> {

@@ -30,7 +30,8 @@ public final class Routes {
   private final String serverName;
   private final long maxBodyBytes;
   private final int maxConcurrentRequests;
-  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger inFlight;
+  private final java.util.concurrent.atomic.AtomicInteger ownInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, long maxBodyBytes,
       int maxConcurrentRequests) {
@@ -39,8 +40,7 @@ public final class Routes {
     this.serverName = serverName;
     this.maxBodyBytes = maxBodyBytes;
     this.maxConcurrentRequests = maxConcurrentRequests;
-    io.micrometer.core.instrument.Gauge.builder("gym4j.requests.in_flight", inFlight, Number::doubleValue)
-        .tag("server", serverName).description("requests being handled").register(Metrics.REGISTRY);
+    this.inFlight = Metrics.gauge("gym4j.requests.in_flight", serverName);
   }
 
   public Routes post(String path, JsonHandler handler) {
@@ -60,7 +60,7 @@ public final class Routes {
 
   private Handler wrap(String route, JsonHandler handler) {
     return (req, res) -> {
-      if (maxConcurrentRequests > 0 && inFlight.get() >= maxConcurrentRequests) {
+      if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
         // at capacity: refuse now with a hint when to retry, rather than queue without bound
         res.header(io.helidon.http.HeaderNames.RETRY_AFTER, "1");
         send(res, 503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
@@ -69,10 +69,12 @@ public final class Routes {
         return;
       }
       inFlight.incrementAndGet();
+      ownInFlight.incrementAndGet();
       long start = System.nanoTime();
       try {
         handle(route, handler, req, res, start);
       } finally {
+        ownInFlight.decrementAndGet();
         inFlight.decrementAndGet();
       }
     };

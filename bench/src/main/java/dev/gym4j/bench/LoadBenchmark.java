@@ -1,0 +1,278 @@
+package dev.gym4j.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.gym4j.client.ClientSettings;
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.config.ConfigLoader;
+import dev.gym4j.json.Json;
+import dev.gym4j.run.Deployment;
+import dev.gym4j.server.Implementations;
+import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.Behaviours;
+import dev.gym4j.testkit.ScriptedUpstream;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The load benchmark: the real stack (collector → agent {@code /run} → {@code seed_session} → model →
+ * scripted upstream → tool → model → {@code verify}) in one JVM, measured side by side with the bare
+ * upstream in the same run. It prints four figures as {@code name: value (target)} and fails only when a
+ * run errors, never because a figure missed its target.
+ */
+public final class LoadBenchmark {
+  /** Calls one rollout makes: /run, seed, 2 model calls, 2 upstream calls, 1 tool call, verify. */
+  static final int HOPS = 8;
+  private static final String AGENT = "example_single_tool_call_simple_agent";
+
+  /** What to run. */
+  public record Options(Path home, Duration overheadRun, int inFlight, Duration hold, Duration modelLatency,
+      int clients) {
+    public static Options defaults(Path home) {
+      return new Options(home, Duration.ofSeconds(10), 2000, Duration.ofSeconds(60), Duration.ofSeconds(2), 64);
+    }
+  }
+
+  private final Options options;
+  private final PrintStream out;
+
+  public LoadBenchmark(Options options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs all four; true when no run errored. */
+  public boolean run() throws Exception {
+    boolean ok = overhead();
+    ok &= concurrency();
+    ok &= startup();
+    payload();
+    return ok;
+  }
+
+  private Deployment stack(ScriptedUpstream upstream, int connections) {
+    var config = new ConfigLoader(List.of(options.home()), Map.of()).load(List.of(
+        "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
+        "++head_server.port=0", "+policy_base_url=" + upstream.baseUrl(), "+policy_api_key=bench",
+        "+policy_model_name=bench", "+client_max_connections_per_upstream=" + connections,
+        "+client_request_timeout_seconds=600"));
+    return Deployment.start(config, Implementations.load(), Set.of());
+  }
+
+  /** Figure 1: full-stack rollouts/s against the bound the bare upstream's request rate sets. */
+  boolean overhead() throws Exception {
+    try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
+      upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}"), "Cold."));
+      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(5));
+      var chat = Json.parse("{\"model\": \"bench\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
+      double raw;
+      try (ServerClient client = new ServerClient(name -> java.util.Optional.empty(), settings)) {
+        java.net.URI url = java.net.URI.create(upstream.baseUrl() + "/chat/completions");
+        raw = rate(() -> client.send(url, "POST", Json.writeBytes(chat), Map.of(), Map.of()).ok());
+      }
+      double full;
+      try (Deployment deployment = stack(upstream, 1024);
+          ServerClient client = new ServerClient(deployment.directory(), settings)) {
+        JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
+            .getFirst();
+        full = rate(() -> {
+          HttpReply reply = client.post(AGENT, "/run", row, Map.of());
+          return reply.ok() && reply.json().path("reward").asDouble() == 1.0;
+        });
+      }
+      double bound = raw / HOPS;
+      figure("upstream requests/s (bare scripted upstream)", String.format("%.0f", raw), "measured first");
+      figure("full-stack rollouts/s", String.format("%.1f", full), "bound " + String.format("%.1f", bound)
+          + " = upstream rate / " + HOPS + " hops");
+      figure("overhead ratio", String.format("%.2f", full / bound), ">= 0.5");
+      return full > 0;
+    }
+  }
+
+  /** Successful calls per second from {@code clients} callers over the overhead run. */
+  private double rate(java.util.function.BooleanSupplier call) throws Exception {
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long warmupEnd = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    long end = warmupEnd + options.overheadRun().toNanos();
+    try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < options.clients(); i++) {
+        callers.submit(() -> {
+          while (System.nanoTime() < end) {
+            boolean ok = call.getAsBoolean();
+            if (System.nanoTime() > warmupEnd) {
+              (ok ? done : failed).incrementAndGet();
+            }
+          }
+        });
+      }
+    }
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " calls failed during the overhead run");
+    }
+    return done.get() / (options.overheadRun().toNanos() / 1e9);
+  }
+
+  /** Figure 2: rollouts held in flight with a slow model, heap per rollout, added latency per hop. */
+  boolean concurrency() throws Exception {
+    Duration latency = options.modelLatency();
+    try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
+      upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}")
+          .after(latency), "Cold.").andThen(answer -> answer.after(latency)));
+      int n = options.inFlight();
+      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(10));
+      settings = new ClientSettings(settings.connectTimeout(), settings.requestTimeout(), settings.maxAttempts(),
+          settings.initialBackoff(), settings.maxBackoff(), n + 16);
+      try (Deployment deployment = stack(upstream, n + 16);
+          ServerClient client = new ServerClient(deployment.directory(), settings)) {
+        JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
+            .getFirst();
+        long heapBefore = usedHeapAfterGc();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        AtomicLong errors = new AtomicLong();
+        AtomicLong completed = new AtomicLong();
+        ConcurrentLinkedQueue<Long> added = new ConcurrentLinkedQueue<>();
+        long end = System.nanoTime() + options.hold().toNanos();
+        long modelNanos = 2 * latency.toNanos();
+        AtomicLong heapDuring = new AtomicLong();
+        try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
+          for (int i = 0; i < n; i++) {
+            workers.submit(() -> {
+              while (System.nanoTime() < end) {
+                peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                long start = System.nanoTime();
+                try {
+                  HttpReply reply = client.post(AGENT, "/run", row, Map.of());
+                  if (reply.ok() && reply.json().path("reward").asDouble() == 1.0) {
+                    completed.incrementAndGet();
+                    added.add((System.nanoTime() - start - modelNanos) / HOPS);
+                  } else {
+                    errors.incrementAndGet();
+                  }
+                } catch (RuntimeException e) {
+                  errors.incrementAndGet();
+                } finally {
+                  inFlight.decrementAndGet();
+                }
+              }
+            });
+          }
+          Thread.sleep(Math.min(options.hold().toMillis() / 2, latency.toMillis() * 3 + 2000));
+          heapDuring.set(usedHeapAfterGc());
+        }
+        List<Long> perHop = new ArrayList<>(added);
+        Collections.sort(perHop);
+        double perRollout = Math.max(0, heapDuring.get() - heapBefore) / (double) Math.max(1, peak.get());
+        figure("rollouts in flight (held " + options.hold().toSeconds() + " s, model latency "
+            + latency.toMillis() + " ms per call)", peak.get() + " with " + errors.get() + " errors, "
+            + completed.get() + " completed", "100000 in flight, 0 errors");
+        figure("heap per in-flight rollout", String.format("%.1f KiB (%.0f MiB for %d)", perRollout / 1024,
+            perRollout * peak.get() / (1 << 20), peak.get()), "<= 4 GB for 100000, i.e. <= 41 KiB");
+        figure("added latency per hop p50 / p99", percentile(perHop, 0.5) + " / " + percentile(perHop, 0.99),
+            "small against the model's " + latency.toMillis() + " ms");
+        return errors.get() == 0;
+      }
+    }
+  }
+
+  private static String percentile(List<Long> sorted, double q) {
+    if (sorted.isEmpty()) {
+      return "n/a";
+    }
+    long nanos = sorted.get(Math.min(sorted.size() - 1, (int) (q * sorted.size())));
+    return String.format("%.2f ms", Math.max(0, nanos) / 1e6);
+  }
+
+  private static long usedHeapAfterGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /** Figure 3: from JVM start to all servers ready, for a three-server config, in a fresh JVM. */
+  boolean startup() throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    Path aot = options.home().resolve("cli/target/dist/gym4j.aot");
+    if (Files.exists(aot)) {
+      command.addAll(List.of("-XX:AOTCache=" + aot, "-Xlog:aot=off", "-Xlog:cds=off"));
+    }
+    command.addAll(List.of("-Dgym4j.home=" + options.home(), "-cp", System.getProperty("java.class.path"),
+        "dev.gym4j.cli.Main", "run", "--check", "++head_server.port=0",
+        "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
+        "+policy_base_url=http://127.0.0.1:9/v1", "+policy_api_key=x", "+policy_model_name=x"));
+    Pattern ready = Pattern.compile("All (\\d+) servers ready in ([0-9.]+) s");
+    List<Double> seconds = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Process process = new ProcessBuilder(command).directory(options.home().toFile()).redirectErrorStream(true).start();
+      try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
+        String line;
+        while ((line = reader.readLine()) != null) {
+          Matcher matcher = ready.matcher(line);
+          if (matcher.find()) {
+            seconds.add(Double.parseDouble(matcher.group(2)));
+          }
+        }
+      }
+      process.waitFor();
+    }
+    if (seconds.isEmpty()) {
+      figure("start-up", "failed", "< 1 s");
+      return false;
+    }
+    Collections.sort(seconds);
+    figure("start-up to all ready (head + 3 servers, median of 3, " + (Files.exists(aot) ? "AOT cache" : "no AOT cache")
+        + ")", String.format("%.2f s", seconds.get(seconds.size() / 2)), "< 1 s");
+    return true;
+  }
+
+  /** Figure 4: Responses→Chat conversion of a long rollout against a plain Jackson read and write. */
+  void payload() {
+    byte[] request = PayloadBuilder.rollout(20, 64_000);
+    Runnable plain = () -> Json.writeBytes(Json.parse(request));
+    Runnable convert = () -> Json.writeBytes(dev.gym4j.wire.ResponsesToChat.convert(
+        (tools.jackson.databind.node.ObjectNode) Json.parse(request), true));
+    for (int i = 0; i < 30; i++) {
+      plain.run();
+      convert.run();
+    }
+    double plainMs = medianMillis(plain);
+    double convertMs = medianMillis(convert);
+    figure("payload cost (20-turn, 64k-token rollout with token ids, " + request.length / 1024 + " KiB)",
+        String.format("%.2fx (convert %.2f ms, plain read+write %.2f ms)", convertMs / plainMs, convertMs, plainMs),
+        "<= 2x");
+  }
+
+  private static double medianMillis(Runnable work) {
+    List<Long> times = new ArrayList<>();
+    for (int i = 0; i < 21; i++) {
+      long start = System.nanoTime();
+      work.run();
+      times.add(System.nanoTime() - start);
+    }
+    Collections.sort(times);
+    return times.get(times.size() / 2) / 1e6;
+  }
+
+  private void figure(String name, String value, String target) {
+    out.println(name + ": " + value + " (" + target + ")");
+    out.flush();
+  }
+}

@@ -1,0 +1,40 @@
+package dev.gym4j.cli;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+import dev.gym4j.bench.LoadBenchmark;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code gym4j bench}: the load benchmark, four figures side by side in one run. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {"Benchmark the whole stack against a scripted model on this machine: overhead ratio, rollouts",
+        "in flight, start-up and payload cost, printed as 'name: value (target)'."})
+final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--in-flight", defaultValue = "2000", description = "Rollouts to hold in flight (default ${DEFAULT-VALUE}; "
+      + "each takes about 6 file descriptors).")
+  int inFlight;
+
+  @Option(names = "--hold-seconds", defaultValue = "60", description = "How long to hold them (default ${DEFAULT-VALUE}).")
+  int holdSeconds;
+
+  @Option(names = "--model-latency-ms", defaultValue = "2000", description = "Model latency per call while holding "
+      + "(default ${DEFAULT-VALUE}).")
+  int modelLatencyMillis;
+
+  @Option(names = "--overhead-seconds", defaultValue = "10", description = "Length of each overhead run (default "
+      + "${DEFAULT-VALUE}).")
+  int overheadSeconds;
+
+  @Option(names = "--clients", defaultValue = "64", description = "Concurrent callers in the overhead runs "
+      + "(default ${DEFAULT-VALUE}).")
+  int clients;
+
+  @Override
+  public Integer call() throws Exception {
+    LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(), Duration.ofSeconds(overheadSeconds),
+        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients);
+    return new LoadBenchmark(options, System.out).run() ? 0 : 1;
+  }
+}
