@@ -8,8 +8,6 @@ import dev.gym4j.json.Json;
 import dev.gym4j.json.Shape;
 import dev.gym4j.server.GymServer;
 import dev.gym4j.server.Routes;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import dev.gym4j.wire.Response;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -84,13 +82,7 @@ public abstract class GymnasiumServer extends GymServer {
 
   /** The text of a response: all {@code output_text} of its messages, joined. */
   public static String text(Response response) {
-    StringBuilder text = new StringBuilder();
-    for (Item item : response.output()) {
-      if (item instanceof Message message) {
-        text.append(message.text());
-      }
-    }
-    return text.toString();
+    return response.outputTextParts();
   }
 
   /** Episodes in progress (for tests and metrics). */

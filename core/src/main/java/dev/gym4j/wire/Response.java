@@ -93,6 +93,36 @@ public record Response(ObjectNode json) implements JsonView {
     return out.toString();
   }
 
+  /**
+   * Every {@code output_text} part of every message item, joined with nothing between them: the text
+   * NeMo Gym's verifiers read ({@code extract_text}). User messages written as plain strings (the
+   * observations of a Gymnasium episode) have no such parts and are left out.
+   */
+  public String outputTextParts() {
+    StringBuilder out = new StringBuilder();
+    for (Item item : output()) {
+      if (item instanceof Message message && message.json().get("content") instanceof tools.jackson.databind.node.ArrayNode parts) {
+        for (JsonNode part : parts) {
+          if ("output_text".equals(Shape.text(part, "type"))) {
+            out.append(Shape.text(part, "text") == null ? "" : Shape.text(part, "text"));
+          }
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** The text of each assistant message, in order. */
+  public List<String> assistantTexts() {
+    List<String> texts = new java.util.ArrayList<>();
+    for (Item item : output()) {
+      if (item instanceof Message message && "assistant".equals(message.role())) {
+        texts.add(message.text());
+      }
+    }
+    return texts;
+  }
+
   public Optional<Usage> usage() {
     JsonNode usage = json.get("usage");
     return usage != null && usage.isObject() ? Optional.of(new Usage((ObjectNode) usage)) : Optional.empty();

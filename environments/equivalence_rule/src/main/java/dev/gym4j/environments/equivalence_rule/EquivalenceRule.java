@@ -9,8 +9,6 @@ import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 
 /**
  * The answer compared with {@code expected_answer} by a rule, after both are trimmed, lower-cased and
@@ -41,13 +39,8 @@ public final class EquivalenceRule extends ResourcesServer {
     if (!request.field("expected_answer").isString()) {
       throw new FieldError(java.util.List.of("expected_answer"), "Field required: the expected answer text", "missing");
     }
-    StringBuilder text = new StringBuilder();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message) {
-        text.append(message.text());
-      }
-    }
-    double score = grade(rule, text.toString(), request.field("expected_answer").stringValue());
+    String text = request.response().outputTextParts();
+    double score = grade(rule, text, request.field("expected_answer").stringValue());
     return Verification.of(score).with("equivalence_score", score);
   }
 

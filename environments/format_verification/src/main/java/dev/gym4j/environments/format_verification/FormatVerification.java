@@ -17,8 +17,6 @@ import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
 import dev.gym4j.text.BoundedText;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -39,16 +37,11 @@ public final class FormatVerification extends ResourcesServer {
     if (!verifier.isObject()) {
       throw new FieldError(List.of("verifier"), "Field required: {type: regex | string_match, ...}", "missing");
     }
-    StringBuilder text = new StringBuilder();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message) {
-        text.append(message.text());
-      }
-    }
+    String text = request.response().outputTextParts();
     String type = verifier.path("type").asString("regex");
     return switch (type) {
-      case "regex", "inline_prose" -> regex(verifier, text.toString());
-      case "string_match" -> markers(verifier, text.toString());
+      case "regex", "inline_prose" -> regex(verifier, text);
+      case "string_match" -> markers(verifier, text);
       default -> throw new FieldError(List.of("verifier", "type"), "must be regex, inline_prose or string_match",
           "value_error");
     };

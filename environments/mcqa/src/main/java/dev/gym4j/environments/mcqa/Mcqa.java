@@ -9,8 +9,6 @@ import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -56,15 +54,6 @@ public class Mcqa extends ResourcesServer {
 
   /** The assistant's messages, joined by newlines and trimmed. */
   static String answerText(VerifyRequest request) {
-    StringBuilder text = new StringBuilder();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message && "assistant".equals(message.role())) {
-        if (!text.isEmpty()) {
-          text.append('\n');
-        }
-        text.append(message.text());
-      }
-    }
-    return text.toString().strip();
+    return String.join("\n", request.response().assistantTexts()).strip();
   }
 }

@@ -9,8 +9,6 @@ import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
 import dev.gym4j.text.PythonText;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,16 +31,8 @@ public final class StringMatch extends ResourcesServer {
     if (!MODES.contains(mode)) {
       throw new FieldError(List.of("extraction_mode"), "must be one of " + MODES, "literal_error");
     }
-    StringBuilder text = new StringBuilder();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message && "assistant".equals(message.role())) {
-        if (!text.isEmpty()) {
-          text.append('\n');
-        }
-        text.append(message.text());
-      }
-    }
-    String extracted = Answers.extract(PythonText.strip(text.toString()), mode);
+    String text = String.join("\n", request.response().assistantTexts());
+    String extracted = Answers.extract(PythonText.strip(text), mode);
     double reward = 0.0;
     if (extracted != null && !expected.stringValue().isEmpty()) {
       reward = request.field("case_sensitive").asBoolean(false)

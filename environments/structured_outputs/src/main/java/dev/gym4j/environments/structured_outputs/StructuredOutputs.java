@@ -71,17 +71,12 @@ public final class StructuredOutputs extends ResourcesServer {
         payload = payload.get(key);
       }
     } else {
-      StringBuilder text = new StringBuilder();
-      for (Item item : request.response().output()) {
-        if (item instanceof Message message) {
-          text.append(message.text());
-        }
-      }
+      String text = request.response().outputTextParts();
       if (text.isEmpty()) {
         return failed("empty_response", null);
       }
       try {
-        payload = Payloads.parse(text.toString(), type);
+        payload = Payloads.parse(text, type);
       } catch (Exception e) {
         return failed("parse_error", e.getClass().getSimpleName() + ": " + e.getMessage());
       }
