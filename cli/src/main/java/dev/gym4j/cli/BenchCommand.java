@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 
 /** {@code gym4j bench}: the load benchmark, four figures side by side in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = {"Benchmark the whole stack against a scripted model on this machine: overhead ratio, rollouts",
-        "in flight, start-up and payload cost, printed as 'name: value (target)'."})
+    description = {"Benchmark the whole stack against a scripted model on this machine.",
+        "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "2000", description = "Rollouts to hold in flight (default ${DEFAULT-VALUE}; "
       + "each takes about 6 file descriptors).")

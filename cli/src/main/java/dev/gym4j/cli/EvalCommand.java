@@ -31,8 +31,9 @@ import tools.jackson.databind.JsonNode;
  * collection over the environment's example data, the metrics, and a clean stop.
  */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-    description = {"Evaluate a model on an environment: start its servers, collect rollouts on its example data,",
-        "print the metrics and stop. The model comes from --model-url/--model/--api-key or from env.yaml",
+    description = {"Evaluate a model on an environment and print its metrics.",
+        "Starts the environment's servers, collects rollouts on its example data, prints the metrics and stops.",
+        "The model comes from --model-url/--model/--api-key or from env.yaml",
         "(policy_base_url, policy_model_name, policy_api_key)."})
 final class EvalCommand implements Callable<Integer> {
   static final String NO_MODEL = "no model configured: give --model-url URL --model NAME [--api-key KEY], or set "

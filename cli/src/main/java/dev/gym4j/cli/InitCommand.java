@@ -15,8 +15,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code gym4j init NAME}: a new environment module that builds and passes its tests at once. */
 @Command(name = "init", mixinStandardHelpOptions = true,
-    description = {"Create a new environment under environments/NAME: its class (a tool and a verifier), config.yaml,",
-        "data/example.jsonl, a test and a README, registered in the build and the distribution."})
+    description = {"Create a new environment under environments/NAME, ready to build and test.",
+        "It gets its class (a tool and a verifier), config.yaml, data/example.jsonl, a test and a README,",
+        "and is registered in the build and the distribution."})
 final class InitCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

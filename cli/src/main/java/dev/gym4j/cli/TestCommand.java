@@ -17,8 +17,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code gym4j test NAME}: an environment's tests, then a check of every row of its data. */
 @Command(name = "test", mixinStandardHelpOptions = true,
-    description = {"Run an environment's tests (with Maven) and check its data: every data/*.jsonl row must be a",
-        "NeMo Gym row (responses_create_params valid, tools well-formed); bad rows are reported by line."})
+    description = {"Run an environment's tests (with Maven) and check its data.",
+        "Every data/*.jsonl row must be a NeMo Gym row (responses_create_params valid, tools well-formed);",
+        "bad rows are reported by line."})
 final class TestCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
