@@ -47,19 +47,8 @@ class SimpleAgentTest {
     deployment = Deployment.start(TestConfigs.load(dir, """
         client_initial_backoff_seconds: 0.01
         client_max_backoff_seconds: 0.02
-        counter:
-          resources_servers:
-            test_counter: {domain: other}
-        policy_model:
-          responses_api_models:
-            vllm_model: {base_url: %s, api_key: x, model: m, return_token_id_information: true,
-                         uses_reasoning_parser: true}
-        agent:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-        """.formatted(model.baseUrl()) + agentSettings.indent(6)), Implementations.load(), Set.of());
+        """ + TestConfigs.counterAgentYaml(model.baseUrl()) + agentSettings.indent(6)),
+        Implementations.load(), Set.of());
   }
 
   @AfterEach

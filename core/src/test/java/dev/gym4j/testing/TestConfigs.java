@@ -25,4 +25,26 @@ public final class TestConfigs {
     arguments.addAll(List.of(overrides));
     return new ConfigLoader(List.of(dir), Map.of()).load(arguments);
   }
+
+  /**
+   * The smallest full deployment: a counter resources server, a vLLM policy model at {@code modelBaseUrl}
+   * returning token ids, and the simple_agent {@code agent} joining them. Agent settings may be appended,
+   * indented by six spaces.
+   */
+  public static String counterAgentYaml(String modelBaseUrl) {
+    return """
+        counter:
+          resources_servers:
+            test_counter: {domain: other}
+        policy_model:
+          responses_api_models:
+            vllm_model: {base_url: %s, api_key: x, model: m, return_token_id_information: true,
+                         uses_reasoning_parser: true}
+        agent:
+          responses_api_agents:
+            simple_agent:
+              resources_server: {type: resources_servers, name: counter}
+              model_server: {type: responses_api_models, name: policy_model}
+        """.formatted(modelBaseUrl);
+  }
 }

@@ -62,20 +62,7 @@ class TrainingDataTest {
         int count = rollouts.getAndIncrement() % 2 == 0 ? 3 : 2;
         return Answer.toolCall("increment_counter", "{\"count\": " + count + "}");
       });
-      var config = TestConfigs.load(dir, """
-          counter:
-            resources_servers:
-              test_counter: {domain: other}
-          policy_model:
-            responses_api_models:
-              vllm_model: {base_url: %s, api_key: x, model: m, return_token_id_information: true,
-                           uses_reasoning_parser: true}
-          agent:
-            responses_api_agents:
-              simple_agent:
-                resources_server: {type: resources_servers, name: counter}
-                model_server: {type: responses_api_models, name: policy_model}
-          """.formatted(model.baseUrl()));
+      var config = TestConfigs.load(dir, TestConfigs.counterAgentYaml(model.baseUrl()));
       try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of());
           ServerClient client = new ServerClient(deployment.directory(), ClientSettings.defaults())) {
         CollectOptions options = new CollectOptions("agent", input, dir.resolve("rollouts.jsonl"), 4, 1, 0, false,
