@@ -1,0 +1,525 @@
+package dev.gym4j.math;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import dev.gym4j.math.Expr.Bin;
+import dev.gym4j.math.Expr.Const;
+import dev.gym4j.math.Expr.Fn;
+import dev.gym4j.math.Expr.Interval;
+import dev.gym4j.math.Expr.Matrix;
+import dev.gym4j.math.Expr.Neg;
+import dev.gym4j.math.Expr.Num;
+import dev.gym4j.math.Expr.Rel;
+import dev.gym4j.math.Expr.SetOf;
+import dev.gym4j.math.Expr.Sym;
+import dev.gym4j.math.Expr.Text;
+import dev.gym4j.math.Expr.TupleOf;
+
+/**
+ * Reads a normalized answer, LaTeX or plain ({@code 7/5}, {@code 2**10}, {@code sqrt(2)}), into an
+ * {@link Expr}. Recursive descent; letters are single-letter variables multiplied when adjacent, as in
+ * LaTeX. Throws {@link IllegalArgumentException} on anything it cannot read.
+ */
+final class MathParser {
+  private static final Set<String> FUNCTIONS = Set.of("sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos",
+      "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp", "sqrt", "abs");
+  private static final Set<String> GREEK = Set.of("alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta",
+      "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon",
+      "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
+      "Omega");
+  private static final int MAX_DEPTH = 200;
+
+  private final List<String> tokens;
+  private final Budget budget;
+  private int pos;
+  private int depth;
+
+  private MathParser(List<String> tokens, Budget budget) {
+    this.tokens = tokens;
+    this.budget = budget;
+  }
+
+  static Expr parse(String text, Budget budget) {
+    MathParser parser = new MathParser(tokenize(text), budget);
+    if (parser.tokens.isEmpty()) {
+      throw new IllegalArgumentException("empty answer");
+    }
+    Expr result = parser.list("");
+    if (parser.pos < parser.tokens.size()) {
+      throw new IllegalArgumentException("unexpected '" + parser.tokens.get(parser.pos) + "'");
+    }
+    return result;
+  }
+
+  static List<String> tokenize(String text) {
+    List<String> out = new ArrayList<>();
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (Character.isWhitespace(c)) {
+        i++;
+      } else if (Character.isDigit(c) || (c == '.' && i + 1 < text.length() && Character.isDigit(text.charAt(i + 1)))) {
+        int start = i;
+        while (i < text.length() && Character.isDigit(text.charAt(i))) {
+          i++;
+        }
+        if (i + 1 < text.length() && text.charAt(i) == '.' && Character.isDigit(text.charAt(i + 1))) {
+          i++;
+          while (i < text.length() && Character.isDigit(text.charAt(i))) {
+            i++;
+          }
+        }
+        out.add(text.substring(start, i));
+      } else if (c == '\\') {
+        int start = i++;
+        if (i < text.length() && Character.isLetter(text.charAt(i))) {
+          while (i < text.length() && Character.isLetter(text.charAt(i))) {
+            i++;
+          }
+        } else if (i < text.length()) {
+          i++;
+        }
+        out.add(text.substring(start, i));
+      } else if (Character.isLetter(c)) {
+        int end = i;
+        while (end < text.length() && Character.isLetter(text.charAt(end))) {
+          end++;
+        }
+        String word = text.substring(i, end);
+        // plain-text function names and pi are words; any other run of letters is a product of variables
+        if (FUNCTIONS.contains(word) || word.equals("pi") || word.equals("oo") || word.equals("infty")) {
+          out.add("\\" + (word.equals("infty") || word.equals("oo") ? "infty" : word));
+          i = end;
+        } else {
+          out.add(String.valueOf(c));
+          i++;
+        }
+      } else {
+        String two = i + 1 < text.length() ? text.substring(i, i + 2) : "";
+        if (two.equals("**")) {
+          out.add("^");
+          i += 2;
+        } else if (two.equals("<=") || two.equals(">=") || two.equals("!=") || two.equals("==")) {
+          out.add(two.equals("==") ? "=" : two);
+          i += 2;
+        } else {
+          out.add(switch (c) {
+            case '≤' -> "<=";
+            case '≥' -> ">=";
+            case '≠' -> "!=";
+            case '×', '·', '⋅' -> "*";
+            case '÷' -> "/";
+            case 'π' -> "\\pi";
+            case '∞' -> "\\infty";
+            case '−', '–' -> "-";
+            default -> String.valueOf(c);
+          });
+          i++;
+        }
+      }
+    }
+    return out;
+  }
+
+  // ---- grammar ----
+
+  /** Comma-separated items up to {@code close}; several become a set, as a bare list answer is. */
+  private Expr list(String close) {
+    List<Expr> items = items(close);
+    return items.size() == 1 ? items.getFirst() : new SetOf(items);
+  }
+
+  private List<Expr> items(String close) {
+    List<Expr> items = new ArrayList<>();
+    items.add(relation());
+    while (peekIs(",") || peekIs(";")) {
+      pos++;
+      if (atEnd() || closes(close)) {
+        break;
+      }
+      items.add(relation());
+    }
+    return items;
+  }
+
+  private Expr relation() {
+    Expr left = additive();
+    String op = relationOperator();
+    if (op == null) {
+      return left;
+    }
+    pos++;
+    Expr right = additive();
+    String second = relationOperator();
+    if (second != null && right instanceof Sym && op.charAt(0) == second.charAt(0) && op.charAt(0) == '<') {
+      pos++;
+      Expr high = additive();
+      return new Interval(left, high, op.equals("<"), second.equals("<"));
+    }
+    return new Rel(op, left, right);
+  }
+
+  private String relationOperator() {
+    String token = peek();
+    return switch (token) {
+      case "=", "<", ">", "<=", ">=", "!=" -> token;
+      case "\\le", "\\leq", "\\leqslant" -> "<=";
+      case "\\ge", "\\geq", "\\geqslant" -> ">=";
+      case "\\ne", "\\neq" -> "!=";
+      case "\\lt" -> "<";
+      case "\\gt" -> ">";
+      default -> null;
+    };
+  }
+
+  private Expr additive() {
+    Expr left = term();
+    while (true) {
+      if (peekIs("+")) {
+        pos++;
+        left = new Bin('+', left, term());
+      } else if (peekIs("-")) {
+        pos++;
+        left = new Bin('-', left, term());
+      } else {
+        return left;
+      }
+    }
+  }
+
+  private Expr term() {
+    Expr left = unary();
+    while (true) {
+      budget.check();
+      String token = peek();
+      if (token.equals("*") || token.equals("\\cdot") || token.equals("\\times") || token.equals("\\ast")) {
+        pos++;
+        left = new Bin('*', left, unary());
+      } else if (token.equals("/") || token.equals("\\div")) {
+        pos++;
+        left = new Bin('/', left, unary());
+      } else if (startsOperand(token)) {
+        Expr right = power();
+        // a mixed number: 2\frac{1}{2} is two and a half
+        boolean mixed = left instanceof Num whole && !whole.decimal() && whole.value().isInteger()
+            && right instanceof Bin frac && frac.op() == '/' && frac.left() instanceof Num
+            && frac.right() instanceof Num && token.equals("\\frac");
+        left = new Bin(mixed ? '+' : '*', left, right);
+      } else {
+        return left;
+      }
+    }
+  }
+
+  private boolean startsOperand(String token) {
+    if (token.isEmpty()) {
+      return false;
+    }
+    char c = token.charAt(0);
+    if (Character.isLetterOrDigit(c) || c == '.' && token.length() > 1) {
+      return true;
+    }
+    if (token.equals("(") || token.equals("{") || token.equals("\\{")) {
+      return true;
+    }
+    return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
+        && !Set.of("\\cdot", "\\times", "\\div", "\\ast", "\\pm", "\\mp", "\\end", "\\right").contains(token);
+  }
+
+  private static boolean relationOperatorName(String token) {
+    return !Set.of("\\le", "\\leq", "\\leqslant", "\\ge", "\\geq", "\\geqslant", "\\ne", "\\neq", "\\lt", "\\gt",
+        "\\in", "\\to").contains(token);
+  }
+
+  private Expr unary() {
+    if (peekIs("-")) {
+      pos++;
+      return new Neg(unary());
+    }
+    if (peekIs("+")) {
+      pos++;
+      return unary();
+    }
+    return power();
+  }
+
+  private Expr power() {
+    Expr base = postfix();
+    if (peekIs("^")) {
+      pos++;
+      Expr exponent = peekIs("-") ? unaryExponent() : exponentOperand();
+      return postfixAfter(new Bin('^', base, exponent));
+    }
+    return base;
+  }
+
+  private Expr unaryExponent() {
+    pos++;
+    return new Neg(exponentOperand());
+  }
+
+  /** The exponent: a braced group or one token's worth, since {@code 2^10} in LaTeX is {@code 2^1·0}. */
+  private Expr exponentOperand() {
+    String token = peek();
+    if (token.length() > 1 && Character.isDigit(token.charAt(0)) && !token.contains(".")) {
+      pos++;
+      return new Num(BigRational.parseDecimal(token.substring(0, 1)), false);
+    }
+    return power();
+  }
+
+  private Expr postfix() {
+    return postfixAfter(primary());
+  }
+
+  private Expr postfixAfter(Expr operand) {
+    Expr result = operand;
+    while (true) {
+      if (peekIs("!")) {
+        pos++;
+        result = new Fn("factorial", List.of(result));
+      } else if (peekIs("%")) {
+        pos++;
+        result = new Bin('/', result, new Num(BigRational.of(100), false));
+      } else {
+        return result;
+      }
+    }
+  }
+
+  private Expr primary() {
+    if (++depth > MAX_DEPTH) {
+      throw new IllegalArgumentException("nested too deeply");
+    }
+    try {
+      return primaryUnguarded();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Expr primaryUnguarded() {
+    budget.check();
+    String token = next();
+    char c = token.charAt(0);
+    if (Character.isDigit(c) || c == '.') {
+      return new Num(BigRational.parseDecimal(token), token.contains("."));
+    }
+    if (Character.isLetter(c)) {
+      return symbol(token);
+    }
+    return switch (token) {
+      case "(" -> bracketed(true);
+      case "[" -> bracketed(false);
+      case "{" -> group();
+      case "\\{" -> {
+        List<Expr> items = items("\\}");
+        expect("\\}");
+        yield new SetOf(items);
+      }
+      case "|" -> {
+        Expr inside = additive();
+        expect("|");
+        yield new Fn("abs", List.of(inside));
+      }
+      case "\\frac" -> new Bin('/', argument(), argument());
+      case "\\binom", "\\dbinom", "\\tbinom" -> new Fn("binomial", List.of(argument(), argument()));
+      case "\\sqrt" -> root();
+      case "\\pi" -> Const.PI;
+      case "\\infty" -> Const.INFINITY;
+      case "\\text" -> {
+        expect("{");
+        StringBuilder word = new StringBuilder();
+        while (!peekIs("}")) {
+          word.append(next());
+        }
+        pos++;
+        yield new Text(word.toString());
+      }
+      case "\\begin" -> matrix();
+      case "\\overline", "\\mathbf", "\\mathrm", "\\boldsymbol", "\\vec", "\\hat", "\\bar", "\\mathit" -> argument();
+      default -> {
+        String name = token.substring(1);
+        if (FUNCTIONS.contains(name)) {
+          yield function(name);
+        }
+        if (GREEK.contains(name)) {
+          yield subscripted(name);
+        }
+        throw new IllegalArgumentException("cannot read '" + token + "'");
+      }
+    };
+  }
+
+  private Expr symbol(String letter) {
+    if (letter.equals("e") && !peekIs("_")) {
+      return Const.E;
+    }
+    return subscripted(letter);
+  }
+
+  private Expr subscripted(String name) {
+    if (!peekIs("_")) {
+      return new Sym(name);
+    }
+    pos++;
+    String sub = peekIs("{") ? groupText() : next();
+    return new Sym(name + "_" + sub);
+  }
+
+  private String groupText() {
+    expect("{");
+    StringBuilder text = new StringBuilder();
+    int level = 1;
+    while (true) {
+      String token = next();
+      if (token.equals("{")) {
+        level++;
+      } else if (token.equals("}") && --level == 0) {
+        return text.toString();
+      }
+      text.append(token);
+    }
+  }
+
+  /** {@code (…)} and {@code […]}: grouping, a point or tuple, or an interval, by count and closing bracket. */
+  private Expr bracketed(boolean openRound) {
+    List<Expr> items = items(")]");
+    String close = next();
+    if (!close.equals(")") && !close.equals("]")) {
+      throw new IllegalArgumentException("unclosed bracket");
+    }
+    boolean closeRound = close.equals(")");
+    if (items.size() == 1) {
+      if (openRound && closeRound) {
+        return items.getFirst();
+      }
+      return new TupleOf(items);
+    }
+    if (items.size() == 2) {
+      return new Interval(items.get(0), items.get(1), openRound, closeRound);
+    }
+    return new TupleOf(items);
+  }
+
+  private Expr group() {
+    Expr inside = list("}");
+    expect("}");
+    return inside;
+  }
+
+  /** A command's argument: a braced group, or a single token as in {@code \frac12}. */
+  private Expr argument() {
+    if (peekIs("{")) {
+      pos++;
+      return group();
+    }
+    return primary();
+  }
+
+  private Expr root() {
+    if (peekIs("[")) {
+      pos++;
+      Expr index = additive();
+      expect("]");
+      return new Bin('^', argument(), new Bin('/', new Num(BigRational.ONE, false), index));
+    }
+    return new Fn("sqrt", List.of(argument()));
+  }
+
+  private Expr function(String name) {
+    Expr power = null;
+    Expr base = null;
+    if (peekIs("_") && name.equals("log")) {
+      pos++;
+      base = argument();
+    }
+    if (peekIs("^")) {
+      pos++;
+      power = exponentOperand();
+    }
+    Expr argument;
+    if (peekIs("(")) {
+      pos++;
+      List<Expr> args = items(")");
+      expect(")");
+      if (args.size() == 2 && name.equals("log")) {
+        base = args.get(1);
+      }
+      argument = args.getFirst();
+    } else if (peekIs("{")) {
+      argument = argument();
+    } else {
+      argument = power();
+    }
+    Expr call = switch (name) {
+      case "sqrt" -> new Fn("sqrt", List.of(argument));
+      case "log" -> new Fn("log", base == null ? List.of(argument) : List.of(argument, base));
+      default -> new Fn(name, List.of(argument));
+    };
+    return power == null ? call : new Bin('^', call, power);
+  }
+
+  private Expr matrix() {
+    String environment = groupText();
+    List<List<Expr>> rows = new ArrayList<>();
+    List<Expr> row = new ArrayList<>();
+    while (true) {
+      budget.check();
+      if (peekIs("\\end")) {
+        pos++;
+        groupText();
+        break;
+      }
+      row.add(additive());
+      if (peekIs("&")) {
+        pos++;
+      } else if (peekIs("\\\\")) {
+        pos++;
+        rows.add(row);
+        row = new ArrayList<>();
+      } else if (!peekIs("\\end")) {
+        throw new IllegalArgumentException("bad " + environment + " cell");
+      }
+    }
+    if (!row.isEmpty()) {
+      rows.add(row);
+    }
+    return new Matrix(rows);
+  }
+
+  // ---- tokens ----
+
+  private String peek() {
+    return pos < tokens.size() ? tokens.get(pos) : "";
+  }
+
+  private boolean peekIs(String token) {
+    return pos < tokens.size() && tokens.get(pos).equals(token);
+  }
+
+  /** Whether the next token closes a list; {@code ")]"} means either bracket, as intervals mix them. */
+  private boolean closes(String close) {
+    return close.equals(")]") ? peekIs(")") || peekIs("]") : peekIs(close);
+  }
+
+  private boolean atEnd() {
+    return pos >= tokens.size();
+  }
+
+  private String next() {
+    if (pos >= tokens.size()) {
+      throw new IllegalArgumentException("answer ends too early");
+    }
+    return tokens.get(pos++);
+  }
+
+  private void expect(String token) {
+    String actual = next();
+    if (!actual.equals(token)) {
+      throw new IllegalArgumentException("expected '" + token + "' but found '" + actual + "'");
+    }
+  }
+}
