@@ -185,7 +185,7 @@ final class AnswerExtractor {
     Map<String, Integer> groups = match.namedGroups();
     String integer = firstGroup(match, groups, "integer");
     String decimal = firstGroup(match, groups, "decimal");
-    boolean percent = match.group(groups.get("percent")) != null;
+    boolean percent = group(match, "percent") != null;
     if (!integer.isEmpty() || !decimal.isEmpty()) {
       String digits = integer.replace(",", "").replace(" ", "");
       boolean negative = digits.startsWith("-");
@@ -194,7 +194,7 @@ final class AnswerExtractor {
       Expr value = new Num(BigRational.parseDecimal(number), !decimal.isEmpty());
       return new Candidate(percent ? percentOf(value) : value, number);
     }
-    String expr = match.group(groups.get("expr"));
+    String expr = group(match, "expr");
     if (expr == null) {
       return new Candidate(null, "");
     }
@@ -203,6 +203,12 @@ final class AnswerExtractor {
     } catch (IllegalArgumentException | ArithmeticException e) {
       return new Candidate(null, expr);
     }
+  }
+
+  /** A named group's text, or null when the pattern has no such group or it did not take part. */
+  private static String group(MatchResult match, String name) {
+    Integer index = match.namedGroups().get(name);
+    return index == null ? null : match.group(index);
   }
 
   private static String firstGroup(MatchResult match, Map<String, Integer> groups, String prefix) {

@@ -24,7 +24,8 @@ final class LatexNormalizer {
   private static final Pattern DEGREES = Pattern.compile(
       "\\^\\s*\\{?\\s*\\\\circ\\s*\\}?|\\\\circ|°|\\\\degree(?![a-zA-Z])|\\^\\s*\\{\\s*\\\\text\\{\\s*o\\s*\\}\\s*\\}");
   private static final Pattern TEXT_COMMAND = Pattern.compile(
-      "\\\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)\\s*\\{([^{}]*)\\}");
+      "\\\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)\\s*\\{([^{}]*)\\}"
+          + "(\\^\\{?\\d\\}?)?");
   private static final Pattern GROUPED_COMMA = Pattern.compile("(\\d)\\{,\\}(\\d)");
   private static final Pattern THOUSANDS = Pattern.compile("(?<![\\d.])(\\d{1,3})((?:,\\d{3})+)(?![\\d])");
   private static final Pattern TRAILING = Pattern.compile("[\\s.,;:]+$|\\\\\\\\\\s*$");
@@ -125,9 +126,10 @@ final class LatexNormalizer {
       if (content.equalsIgnoreCase("and") || content.equalsIgnoreCase("or")) {
         replacement = ",";
       } else if (content.matches("[A-Za-z][A-Za-z .\\-/]+")) {
+        // a unit, with its power if it has one (cm^2)
         replacement = " ";
       } else {
-        replacement = content;
+        replacement = content + (matcher.group(2) == null ? "" : matcher.group(2));
       }
       matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
     }

@@ -87,9 +87,9 @@ public final class MathVerifier {
   }
 
   /**
-   * The answer a verdict reports: {@code \boxed{…}} content of {@code expected}, read as gold. Convenience for
-   * datasets whose expected answers are bare ({@code 32}, {@code \frac{1}{3}}) or wrapped in {@code \(…\)}
-   * or {@code $…$}: NeMo Gym's math environments strip those wrappers and box the rest.
+   * Compares {@code prediction} with a dataset's expected answer, bare ({@code 32}, {@code \frac{1}{3}}) or
+   * wrapped in {@code \(…\)} or {@code $…$}: as NeMo Gym's math environments do, the wrapper is stripped
+   * and the rest boxed to serve as gold.
    */
   public Verdict verifyExpected(String expected, String prediction) {
     return verify("\\boxed{" + stripMathDelimiters(expected) + "}", prediction);
@@ -114,7 +114,20 @@ public final class MathVerifier {
     return equivalence.equal(gold.value(), pred.value());
   }
 
+  /** How an answer is reported: a number as its value ({@code 2/4} as {@code 1/2}), anything else as parsed. */
   private static String shown(Candidate candidate) {
-    return candidate.value() != null ? candidate.value().toString() : candidate.text();
+    if (candidate.value() == null) {
+      return candidate.text();
+    }
+    try {
+      Numeric value = new Evaluator(java.util.Map.of(), Budget.unlimited()).evaluate(candidate.value());
+      if (value.isExact()) {
+        return value.decimal() ? value.exact().toBigDecimal(Numeric.CONTEXT).stripTrailingZeros().toPlainString()
+            : value.exact().toString();
+      }
+    } catch (ArithmeticException e) {
+      // not a plain number
+    }
+    return candidate.value().toString();
   }
 }
