@@ -10,7 +10,9 @@ import picocli.CommandLine.Option;
 /** {@code gym4j bench}: the load benchmark, four figures side by side in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Benchmark the whole stack against a scripted model on this machine.",
-        "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'."})
+        "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'.",
+        "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
+        "and the payload conversion cost, each in a forked JVM after warm-up."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "2000", description = "Rollouts to hold in flight (default ${DEFAULT-VALUE}; "
       + "each takes about 6 file descriptors).")
@@ -31,8 +33,19 @@ final class BenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int clients;
 
+  @Option(names = "--micro", description = "Run the JMH micro-benchmark suite instead of the load benchmark.")
+  boolean micro;
+
+  @Option(names = "--micro-seconds", defaultValue = "2", description = "Length of each JMH iteration "
+      + "(default ${DEFAULT-VALUE}; 2 warm-up and 3 measured per benchmark).")
+  int microSeconds;
+
   @Override
   public Integer call() throws Exception {
+    if (micro) {
+      new dev.gym4j.bench.MicroBenchmarks(System.out, microSeconds).run();
+      return 0;
+    }
     LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(), Duration.ofSeconds(overheadSeconds),
         inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients);
     return new LoadBenchmark(options, System.out).run() ? 0 : 1;
