@@ -40,6 +40,8 @@ final class Equivalence {
       new BigRational(BigInteger.valueOf(41), BigInteger.valueOf(29)),
       new BigRational(BigInteger.valueOf(-13), BigInteger.valueOf(7)),
       new BigRational(BigInteger.valueOf(59), BigInteger.valueOf(37)),
+      new BigRational(BigInteger.valueOf(113), BigInteger.valueOf(7)),
+      new BigRational(BigInteger.valueOf(257), BigInteger.valueOf(9)),
   };
   private static final int AGREEING_POINTS = 3;
 
