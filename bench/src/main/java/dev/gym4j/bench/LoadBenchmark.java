@@ -79,7 +79,7 @@ public final class LoadBenchmark {
 
   /** Figure 1: full-stack rollouts/s against the bound the bare upstream's request rate sets. */
   boolean overhead() throws Exception {
-    try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
+    try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
       upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}"), "Cold."));
       ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(5));
       var chat = Json.parse("{\"model\": \"bench\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
@@ -134,7 +134,7 @@ public final class LoadBenchmark {
   /** Figure 2: rollouts held in flight with a slow model, heap per rollout, added latency per hop. */
   boolean concurrency() throws Exception {
     Duration latency = options.modelLatency();
-    try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
+    try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
       upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}")
           .after(latency), "Cold.").andThen(answer -> answer.after(latency)));
       int n = options.inFlight();

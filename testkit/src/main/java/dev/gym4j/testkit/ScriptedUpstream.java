@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -38,7 +37,9 @@ public final class ScriptedUpstream implements AutoCloseable {
   public record Received(String path, ObjectNode body, Map<String, String> headers) {}
 
   private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
-  private final List<Received> received = new CopyOnWriteArrayList<>();
+  /** The most recent requests, oldest first; bounded, so that a long benchmark does not keep them all. */
+  private final java.util.ArrayDeque<Received> received = new java.util.ArrayDeque<>();
+  private volatile int keep = 10_000;
   private final AtomicInteger calls = new AtomicInteger();
   private volatile Function<ObjectNode, Answer> fallback = request -> Answer.text("OK");
   private final WebServer server;
@@ -78,8 +79,22 @@ public final class ScriptedUpstream implements AutoCloseable {
     return this;
   }
 
+  /** The requests received, oldest first (at most the last {@link #keepReceived} of them). */
   public List<Received> received() {
-    return List.copyOf(received);
+    synchronized (received) {
+      return List.copyOf(received);
+    }
+  }
+
+  /** Keeps only the last {@code count} requests for {@link #received()}; 0 keeps none (benchmarks). */
+  public ScriptedUpstream keepReceived(int count) {
+    keep = count;
+    synchronized (received) {
+      while (received.size() > count) {
+        received.pollFirst();
+      }
+    }
+    return this;
   }
 
   /** Model calls answered or failed so far (chat and responses). */
@@ -120,7 +135,12 @@ public final class ScriptedUpstream implements AutoCloseable {
     ObjectNode body = (ObjectNode) Json.parse(req.content().as(byte[].class));
     Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     req.headers().forEach(header -> headers.put(header.name(), header.get()));
-    received.add(new Received(req.path().path(), body, headers));
+    synchronized (received) {
+      received.addLast(new Received(req.path().path(), body, headers));
+      if (received.size() > keep) {
+        received.pollFirst();
+      }
+    }
     return body;
   }
 
