@@ -43,11 +43,15 @@ public final class LoadBenchmark {
   static final int HOPS = 8;
   private static final String AGENT = "example_single_tool_call_simple_agent";
 
-  /** What to run. */
+  /**
+   * What to run; {@code multiplexed} holds the rollouts in flight with HTTP/2 between all servers (as
+   * {@code client_http2: true} does), else with HTTP/1.1, a socket per request.
+   */
   public record Options(Path home, Duration overheadRun, int inFlight, Duration hold, Duration modelLatency,
-      int clients) {
+      int clients, boolean multiplexed) {
     public static Options defaults(Path home) {
-      return new Options(home, Duration.ofSeconds(10), 2000, Duration.ofSeconds(60), Duration.ofSeconds(2), 64);
+      return new Options(home, Duration.ofSeconds(10), 10_000, Duration.ofSeconds(60), Duration.ofSeconds(2), 64,
+          true);
     }
   }
 
@@ -68,11 +72,17 @@ public final class LoadBenchmark {
     return ok;
   }
 
-  private Deployment stack(ScriptedUpstream upstream, int connections) {
+  /**
+   * The deployment under test; {@code multiplexed}: every hop, the one to the scripted model included, as
+   * HTTP/2 streams on shared connections ({@code client_http2}, {@code upstream_http2}).
+   */
+  private Deployment stack(ScriptedUpstream upstream, int connections, boolean multiplexed) {
     var config = new ConfigLoader(List.of(options.home()), Map.of()).load(List.of(
         "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
         "++head_server.port=0", "+policy_base_url=" + upstream.baseUrl(), "+policy_api_key=bench",
         "+policy_model_name=bench", "+client_max_connections_per_upstream=" + connections,
+        "+client_http2=" + multiplexed,
+        "++policy_model.responses_api_models.vllm_model.upstream_http2=" + multiplexed,
         "+client_request_timeout_seconds=600"));
     return Deployment.start(config, Implementations.load(), Set.of());
   }
@@ -89,7 +99,7 @@ public final class LoadBenchmark {
         raw = rate(() -> client.send(url, "POST", Json.writeBytes(chat), Map.of(), Map.of()).ok());
       }
       double full;
-      try (Deployment deployment = stack(upstream, 1024);
+      try (Deployment deployment = stack(upstream, 1024, false);
           ServerClient client = new ServerClient(deployment.directory(), settings)) {
         JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
             .getFirst();
@@ -138,10 +148,9 @@ public final class LoadBenchmark {
       upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}")
           .after(latency), "Cold.").andThen(answer -> answer.after(latency)));
       int n = options.inFlight();
-      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(10));
-      settings = new ClientSettings(settings.connectTimeout(), settings.requestTimeout(), settings.maxAttempts(),
-          settings.initialBackoff(), settings.maxBackoff(), n + 16);
-      try (Deployment deployment = stack(upstream, n + 16);
+      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(10))
+          .withMaxConnectionsPerUpstream(n + 16).withMultiplexing(options.multiplexed());
+      try (Deployment deployment = stack(upstream, n + 16, options.multiplexed());
           ServerClient client = new ServerClient(deployment.directory(), settings)) {
         JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
             .getFirst();
@@ -183,7 +192,8 @@ public final class LoadBenchmark {
         Collections.sort(perHop);
         double perRollout = Math.max(0, heapDuring.get() - heapBefore) / (double) Math.max(1, peak.get());
         figure("rollouts in flight (held " + options.hold().toSeconds() + " s, model latency "
-            + latency.toMillis() + " ms per call)", peak.get() + " with " + errors.get() + " errors, "
+            + latency.toMillis() + " ms per call, " + (options.multiplexed() ? "HTTP/2 multiplexed" : "HTTP/1.1")
+            + ")", peak.get() + " with " + errors.get() + " errors, "
             + completed.get() + " completed", "100000 in flight, 0 errors");
         figure("heap per in-flight rollout", String.format("%.1f KiB (%.0f MiB for %d)", perRollout / 1024,
             perRollout * peak.get() / (1 << 20), peak.get()), "<= 4 GB for 100000, i.e. <= 41 KiB");

@@ -18,7 +18,7 @@ class LoadBenchmarkTest {
   void overheadConcurrencyAndPayloadRunsPrintTheirFigures() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     LoadBenchmark benchmark = new LoadBenchmark(new LoadBenchmark.Options(Fixtures.projectRoot(), Duration.ofSeconds(1),
-        20, Duration.ofSeconds(2), Duration.ofMillis(100), 4), new PrintStream(bytes, true));
+        20, Duration.ofSeconds(2), Duration.ofMillis(100), 4, true), new PrintStream(bytes, true));
     assertThat(benchmark.overhead()).isTrue();
     assertThat(benchmark.concurrency()).isTrue();
     benchmark.payload();

@@ -14,9 +14,13 @@ import picocli.CommandLine.Option;
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
         "and the payload conversion cost, each in a forked JVM after warm-up."})
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = "--in-flight", defaultValue = "2000", description = "Rollouts to hold in flight (default ${DEFAULT-VALUE}; "
-      + "each takes about 6 file descriptors).")
+  @Option(names = "--in-flight", defaultValue = "10000", description = "Rollouts to hold in flight (default "
+      + "${DEFAULT-VALUE}).")
   int inFlight;
+
+  @Option(names = "--http1", description = "Hold them over HTTP/1.1 (a socket per request, about six per rollout, "
+      + "so ulimit -n bounds --in-flight) instead of HTTP/2 streams on shared connections (client_http2).")
+  boolean http1;
 
   @Option(names = "--hold-seconds", defaultValue = "60", description = "How long to hold them (default ${DEFAULT-VALUE}).")
   int holdSeconds;
@@ -47,7 +51,7 @@ final class BenchCommand implements Callable<Integer> {
       return 0;
     }
     LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(), Duration.ofSeconds(overheadSeconds),
-        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients);
+        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients, !http1);
     return new LoadBenchmark(options, System.out).run() ? 0 : 1;
   }
 }

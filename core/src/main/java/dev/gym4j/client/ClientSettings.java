@@ -14,13 +14,16 @@ import dev.gym4j.config.GlobalConfig;
  * @param initialBackoff the wait before the first retry; it doubles each time, with jitter
  * @param maxBackoff the longest wait between tries (a server's {@code Retry-After} is honoured up to it)
  * @param maxConnectionsPerUpstream requests in flight to one host:port at once; the rest queue
+ * @param multiplex whether calls between gym4j servers are HTTP/2 streams on a few shared connections
+ *     ({@code client_http2}): far fewer sockets and a third of the memory per request in flight or less, for
+ *     tens of thousands of rollouts at once, at about half the request rate HTTP/1.1 reaches
  */
 public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts,
-    Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream) {
+    Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream, boolean multiplex) {
 
   public static ClientSettings defaults() {
     return new ClientSettings(Duration.ofSeconds(10), Duration.ofMinutes(10), 4, Duration.ofMillis(500),
-        Duration.ofSeconds(15), 1024);
+        Duration.ofSeconds(15), 1024, false);
   }
 
   /** Defaults overridden by the global keys {@code client_connect_timeout_seconds} and the like. */
@@ -33,7 +36,8 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
         seconds(config, "client_initial_backoff_seconds", d.initialBackoff),
         seconds(config, "client_max_backoff_seconds", d.maxBackoff),
         config.get("client_max_connections_per_upstream").map(n -> n.asInt(d.maxConnectionsPerUpstream))
-            .orElse(d.maxConnectionsPerUpstream));
+            .orElse(d.maxConnectionsPerUpstream),
+        config.get("client_http2").map(n -> n.asBoolean(d.multiplex)).orElse(d.multiplex));
   }
 
   public ClientSettings {
@@ -47,11 +51,22 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
 
   public ClientSettings withRequestTimeout(Duration timeout) {
     return new ClientSettings(connectTimeout, timeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream);
+        maxConnectionsPerUpstream, multiplex);
   }
 
   public ClientSettings withRetries(int attempts, Duration initial, Duration max) {
-    return new ClientSettings(connectTimeout, requestTimeout, attempts, initial, max, maxConnectionsPerUpstream);
+    return new ClientSettings(connectTimeout, requestTimeout, attempts, initial, max, maxConnectionsPerUpstream,
+        multiplex);
+  }
+
+  public ClientSettings withMaxConnectionsPerUpstream(int connections) {
+    return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff, connections,
+        multiplex);
+  }
+
+  public ClientSettings withMultiplexing(boolean enabled) {
+    return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
+        maxConnectionsPerUpstream, enabled);
   }
 
   private static Duration seconds(GlobalConfig config, String key, Duration fallback) {

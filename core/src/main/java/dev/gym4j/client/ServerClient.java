@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -44,7 +45,16 @@ public final class ServerClient implements AutoCloseable {
 
   private final ServerDirectory directory;
   private final ClientSettings settings;
+  /** For upstreams outside gym4j: vLLM and most model servers speak only HTTP/1.1. */
   private final HttpClient http;
+  /**
+   * For gym4j servers (and upstreams said to speak h2c): requests multiplexed as HTTP/2 streams, on a few
+   * connections per upstream (one per client here) so that one connection's reader is not the bottleneck.
+   */
+  private final HttpClient[] multiplexing;
+  private final java.util.concurrent.atomic.AtomicInteger nextConnection = new java.util.concurrent.atomic.AtomicInteger();
+  private final Set<String> multiplexed = ConcurrentHashMap.newKeySet();
+  private final Map<String, CompletableFuture<Void>> upgrades = new ConcurrentHashMap<>();
   private final Map<String, Semaphore> permits = new ConcurrentHashMap<>();
 
   public ServerClient(ServerDirectory directory, ClientSettings settings) {
@@ -55,6 +65,22 @@ public final class ServerClient implements AutoCloseable {
         .connectTimeout(settings.connectTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
+    this.multiplexing = new HttpClient[Math.max(2, Runtime.getRuntime().availableProcessors())];
+    for (int i = 0; i < multiplexing.length; i++) {
+      multiplexing[i] = HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_2)
+          .connectTimeout(settings.connectTimeout())
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
+    }
+  }
+
+  /**
+   * Sends requests to this upstream as HTTP/2 streams on one connection (h2c), as between gym4j servers;
+   * for an upstream known to speak it. An upstream that does not simply keeps HTTP/1.1.
+   */
+  public void multiplex(URI upstream) {
+    multiplexed.add(upstream.getAuthority());
   }
 
   public ClientSettings settings() {
@@ -73,6 +99,9 @@ public final class ServerClient implements AutoCloseable {
   private HttpReply send(String instance, String path, String method, byte[] body, Map<String, String> cookies) {
     URI base = directory.find(instance).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.UNKNOWN_INSTANCE,
         "no server instance named " + instance + " is known"));
+    if (settings.multiplex()) {
+      multiplex(base);
+    }
     try {
       return send(base.resolve(path), method, body, cookies, Map.of());
     } catch (UpstreamException e) {
@@ -136,12 +165,46 @@ public final class ServerClient implements AutoCloseable {
       throw new CancellationException("interrupted while waiting for a connection to " + request.uri().getAuthority());
     }
     try {
+      String authority = request.uri().getAuthority();
+      if (multiplexed.contains(authority)) {
+        HttpClient connection = multiplexing[Math.floorMod(nextConnection.getAndIncrement(), multiplexing.length)];
+        upgrade(connection, request.uri());
+        return connection.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      }
       return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while calling " + request.uri());
     } finally {
       permit.release();
+    }
+  }
+
+  /**
+   * Opens the HTTP/2 connection to an upstream with one {@code GET /}: the JDK client upgrades to h2c only
+   * on a request without a body, and every later request to the same upstream then shares the connection.
+   * Concurrent first callers wait for the one upgrade; a failed one leaves the requests on HTTP/1.1.
+   */
+  private void upgrade(HttpClient connection, URI url) throws InterruptedException {
+    String key = System.identityHashCode(connection) + "@" + url.getAuthority();
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    CompletableFuture<Void> upgrade = upgrades.putIfAbsent(key, mine);
+    if (upgrade == null) {
+      try {
+        connection.send(HttpRequest.newBuilder(url.resolve("/")).timeout(settings.connectTimeout()).GET().build(),
+            HttpResponse.BodyHandlers.discarding());
+      } catch (IOException e) {
+        LOG.debug("no h2c upgrade with {}: {}", url.getAuthority(), e.toString());
+        upgrades.remove(key);
+      } finally {
+        mine.complete(null);
+      }
+      return;
+    }
+    try {
+      upgrade.get(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // the upgrade is slow or failed: go ahead, the request itself decides
     }
   }
 
@@ -212,5 +275,8 @@ public final class ServerClient implements AutoCloseable {
   @Override
   public void close() {
     http.close();
+    for (HttpClient connection : multiplexing) {
+      connection.close();
+    }
   }
 }

@@ -79,6 +79,11 @@ public final class Call {
     return request.path().path();
   }
 
+  /** The HTTP version the request came in: {@code 1.1}, or {@code 2.0} on a multiplexed connection. */
+  public String protocolVersion() {
+    return request.prologue().protocolVersion();
+  }
+
   public java.util.Optional<String> header(String name) {
     return request.headers().first(io.helidon.http.HeaderNames.create(name));
   }

@@ -38,6 +38,14 @@ public final class ServerHost {
    * Starts a web server whose endpoints {@code routes} adds, with the common plumbing: {@code GET /}
    * liveness, session cookie, 404/413/422/500 bodies.
    */
+  /**
+   * HTTP/2 (h2c after an upgrade) as well as HTTP/1.1. Every rollout in flight is a stream on the one
+   * connection between two servers, so the stream limit is set far above any rollout count.
+   */
+  public static io.helidon.webserver.http2.Http2Config http2() {
+    return io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build();
+  }
+
   public static WebServer serve(String name, String host, int port, long maxBodyBytes, String cookieName,
       Consumer<Routes> routes) {
     return serve(name, host, port, maxBodyBytes, 0, cookieName, routes);
@@ -61,6 +69,7 @@ public final class ServerHost {
         .host(host)
         .port(port)
         .shutdownGracePeriod(Duration.ofSeconds(2))
+        .addProtocol(http2())
         .routing(routing)
         .build()
         .start();

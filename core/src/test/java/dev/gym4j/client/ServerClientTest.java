@@ -52,6 +52,7 @@ class ServerClientTest {
         innerFailureCalls.incrementAndGet();
         throw new UpstreamException(UpstreamException.Kind.CONNECTION, "the model behind me is down");
       });
+      routes.post("/protocol", call -> Map.of("version", call.protocolVersion()));
       routes.post("/gate", call -> {
         maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         try {
@@ -76,6 +77,27 @@ class ServerClientTest {
 
   private static ClientSettings quick() {
     return ClientSettings.defaults().withRetries(4, Duration.ofMillis(10), Duration.ofMillis(40));
+  }
+
+  @Test
+  void withMultiplexingCallsBetweenServersAreHttp2StreamsAndOtherwiseHttp11() {
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true)); ServerClient plain = client(quick())) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(multiplexing.post("upstream", "/protocol", Map.of("i", i), Map.of()).json().get("version")
+            .asString()).isEqualTo("2.0");
+      }
+      assertThat(plain.post("upstream", "/protocol", Map.of(), Map.of()).json().get("version").asString())
+          .isEqualTo("1.1");
+    }
+    try (ServerClient modelServer = client(quick().withMultiplexing(true))) {
+      // a URL outside gym4j (a model upstream) stays on HTTP/1.1 unless it is said to speak h2c
+      byte[] body = {'{', '}'};
+      assertThat(modelServer.send(base.resolve("/protocol"), "POST", body, Map.of(), Map.of()).json()
+          .get("version").asString()).isEqualTo("1.1");
+      modelServer.multiplex(base);
+      assertThat(modelServer.send(base.resolve("/protocol"), "POST", body, Map.of(), Map.of()).json()
+          .get("version").asString()).isEqualTo("2.0");
+    }
   }
 
   @Test
@@ -145,7 +167,7 @@ class ServerClientTest {
   @Test
   void requestsToOneUpstreamAreBoundedAndTheRestQueue() throws Exception {
     ClientSettings bounded = new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1,
-        Duration.ofMillis(10), Duration.ofMillis(10), 3);
+        Duration.ofMillis(10), Duration.ofMillis(10), 3, false);
     try (ServerClient client = client(bounded); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<HttpReply>> replies = new ArrayList<>();
       for (int i = 0; i < 30; i++) {

@@ -84,6 +84,10 @@ public final class VLLMModel extends ModelServer {
         .forEach(entry -> headers.put(entry.getKey(), entry.getValue().asString()));
     headers.put("Authorization", "Bearer " + key);
     upstream = new Upstream(context().client(), headers, null);
+    if (flag("upstream_http2", false)) {
+      // for an upstream that speaks h2c (a proxy, the scripted benchmark model): one multiplexed connection
+      baseUrls.forEach(url -> context().client().multiplex(java.net.URI.create(url)));
+    }
   }
 
   private boolean flag(String field, boolean fallback) {
