@@ -48,8 +48,8 @@ public final class ServerClient implements AutoCloseable {
   /** For upstreams outside gym4j: vLLM and most model servers speak only HTTP/1.1. */
   private final HttpClient http;
   /**
-   * For gym4j servers (and upstreams said to speak h2c): requests multiplexed as HTTP/2 streams, on a few
-   * connections per upstream (one per client here) so that one connection's reader is not the bottleneck.
+   * For gym4j servers (and upstreams said to speak h2c): requests multiplexed as HTTP/2 streams, spread
+   * over a few connections per upstream (one per client here).
    */
   private final HttpClient[] multiplexing;
   private final java.util.concurrent.atomic.AtomicInteger nextConnection = new java.util.concurrent.atomic.AtomicInteger();
@@ -65,7 +65,10 @@ public final class ServerClient implements AutoCloseable {
         .connectTimeout(settings.connectTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    this.multiplexing = new HttpClient[Math.max(2, Runtime.getRuntime().availableProcessors())];
+    // Helidon's h2c upgrade keeps HTTP/2's default limit of 8,192 streams per connection, and past it the
+    // JDK client opens another connection, which for a POST means HTTP/1.1; 16 connections per upstream
+    // carry 130,000 requests at once
+    this.multiplexing = new HttpClient[16];
     for (int i = 0; i < multiplexing.length; i++) {
       multiplexing[i] = HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_2)
@@ -168,8 +171,13 @@ public final class ServerClient implements AutoCloseable {
       String authority = request.uri().getAuthority();
       if (multiplexed.contains(authority)) {
         HttpClient connection = multiplexing[Math.floorMod(nextConnection.getAndIncrement(), multiplexing.length)];
-        upgrade(connection, request.uri());
-        return connection.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        String key = upgrade(connection, request.uri());
+        HttpResponse<byte[]> response = connection.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        if (response.version() != HttpClient.Version.HTTP_2) {
+          // the HTTP/2 connection was closed (idle, or the server restarted): upgrade again next time
+          upgrades.remove(key);
+        }
+        return response;
       }
       return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (InterruptedException e) {
@@ -183,29 +191,32 @@ public final class ServerClient implements AutoCloseable {
   /**
    * Opens the HTTP/2 connection to an upstream with one {@code GET /}: the JDK client upgrades to h2c only
    * on a request without a body, and every later request to the same upstream then shares the connection.
-   * Concurrent first callers wait for the one upgrade; a failed one leaves the requests on HTTP/1.1.
+   * Concurrent first callers wait for the one upgrade; a failed one leaves the requests on HTTP/1.1. Returns
+   * the key the upgrade is remembered by, to forget it when the connection is gone.
    */
-  private void upgrade(HttpClient connection, URI url) throws InterruptedException {
+  private String upgrade(HttpClient connection, URI url) throws InterruptedException {
     String key = System.identityHashCode(connection) + "@" + url.getAuthority();
     CompletableFuture<Void> mine = new CompletableFuture<>();
     CompletableFuture<Void> upgrade = upgrades.putIfAbsent(key, mine);
     if (upgrade == null) {
       try {
-        connection.send(HttpRequest.newBuilder(url.resolve("/")).timeout(settings.connectTimeout()).GET().build(),
+        connection.send(HttpRequest.newBuilder(url.resolve("/")).timeout(settings.requestTimeout()).GET().build(),
             HttpResponse.BodyHandlers.discarding());
       } catch (IOException e) {
         LOG.debug("no h2c upgrade with {}: {}", url.getAuthority(), e.toString());
-        upgrades.remove(key);
+        upgrades.remove(key, mine);
       } finally {
         mine.complete(null);
       }
-      return;
+      return key;
     }
     try {
-      upgrade.get(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      // wait for it: a request sent before the upgrade would open an HTTP/1.1 connection of its own
+      upgrade.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      // the upgrade is slow or failed: go ahead, the request itself decides
+      // the upgrade failed or is stuck: go ahead, the request itself decides
     }
+    return key;
   }
 
   private HttpRequest request(URI url, String method, byte[] body, Map<String, String> cookies,

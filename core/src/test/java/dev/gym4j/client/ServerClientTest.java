@@ -100,6 +100,27 @@ class ServerClientTest {
     }
   }
 
+  /** The surefire JVM closes idle client connections after 4 s (jdk.httpclient.keepalive.timeout). */
+  @Test
+  void afterTheMultiplexedConnectionIsClosedTheNextCallsUpgradeAgain() throws InterruptedException {
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true))) {
+      assertThat(version(multiplexing)).isEqualTo("2.0");
+      Thread.sleep(5_000);
+      List<String> afterIdle = new java.util.ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        afterIdle.add(version(multiplexing));
+      }
+      // the one connection used before the pause was closed: its next call comes back on HTTP/1.1, and
+      // every call after that is on HTTP/2 again (without a new upgrade it would stay HTTP/1.1)
+      assertThat(afterIdle.stream().filter("1.1"::equals).count()).isLessThanOrEqualTo(1);
+      assertThat(afterIdle.subList(20, 40)).containsOnly("2.0");
+    }
+  }
+
+  private static String version(ServerClient client) {
+    return client.post("upstream", "/protocol", Map.of(), Map.of()).json().get("version").asString();
+  }
+
   @Test
   void retriesAnOverloadedServerUntilItAnswers() {
     try (ServerClient client = client(quick())) {
