@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import dev.gym4j.text.PythonText;
+
 /**
- * Python's {@code str} methods where Java's differ: which characters are whitespace, what counts as upper
- * or lower case, and {@code split()} without arguments. The checks are ported from Python, and these
+ * Python's {@code str} methods where Java's differ, as the checks use them: {@link PythonText}'s
+ * whitespace rules, and what counts as upper or lower case. The checks are ported from Python, and these
  * details decide verdicts at the edges.
  */
 final class PyStr {
@@ -16,26 +18,8 @@ final class PyStr {
 
   private PyStr() {}
 
-  /** {@code str.isspace()} for one character. */
-  static boolean isSpace(int c) {
-    return switch (c) {
-      case ' ', '\t', '\n', 0x0B, '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F,
-          0x205F, 0x3000 -> true;
-      default -> c >= 0x2000 && c <= 0x200A;
-    };
-  }
-
-  /** {@code str.strip()}. */
   static String strip(String text) {
-    int start = 0;
-    int end = text.length();
-    while (start < end && isSpace(text.charAt(start))) {
-      start++;
-    }
-    while (end > start && isSpace(text.charAt(end - 1))) {
-      end--;
-    }
-    return text.substring(start, end);
+    return PythonText.strip(text);
   }
 
   /** {@code str.strip(chars)}. */
@@ -67,23 +51,8 @@ final class PyStr {
     return text.substring(0, end);
   }
 
-  /** {@code str.split()}: runs of whitespace separate, and none are empty. */
   static List<String> split(String text) {
-    List<String> words = new ArrayList<>();
-    int i = 0;
-    while (i < text.length()) {
-      while (i < text.length() && isSpace(text.charAt(i))) {
-        i++;
-      }
-      int start = i;
-      while (i < text.length() && !isSpace(text.charAt(i))) {
-        i++;
-      }
-      if (i > start) {
-        words.add(text.substring(start, i));
-      }
-    }
-    return words;
+    return PythonText.split(text);
   }
 
   /** {@code str.split(separator)}: every piece, empty ones included. */

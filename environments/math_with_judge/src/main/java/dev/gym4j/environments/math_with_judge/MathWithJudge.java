@@ -146,7 +146,10 @@ public final class MathWithJudge extends ResourcesServer {
     return equal >= 0 && (notEqual < 0 || equal < notEqual);
   }
 
-  /** The exact contents of the last complete {@code \boxed{…}}, or null. */
+  /**
+   * The exact contents of the last {@code \boxed{…}}, or null when that one does not close: NeMo Gym does
+   * not fall back to an earlier box, as {@link dev.gym4j.text.Boxed#last} would.
+   */
   static String lastBox(String text) {
     int start = text.lastIndexOf("\\boxed{");
     if (start < 0) {
