@@ -170,8 +170,9 @@ public final class ServerClient implements AutoCloseable {
     try {
       String authority = request.uri().getAuthority();
       if (multiplexed.contains(authority)) {
-        HttpClient connection = multiplexing[Math.floorMod(nextConnection.getAndIncrement(), multiplexing.length)];
-        String key = upgrade(connection, request.uri());
+        int index = Math.floorMod(nextConnection.getAndIncrement(), multiplexing.length);
+        HttpClient connection = multiplexing[index];
+        String key = upgrade(connection, index, request.uri());
         HttpResponse<byte[]> response = connection.send(request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.version() != HttpClient.Version.HTTP_2) {
           // the HTTP/2 connection was closed (idle, or the server restarted): upgrade again next time
@@ -194,8 +195,8 @@ public final class ServerClient implements AutoCloseable {
    * Concurrent first callers wait for the one upgrade; a failed one leaves the requests on HTTP/1.1. Returns
    * the key the upgrade is remembered by, to forget it when the connection is gone.
    */
-  private String upgrade(HttpClient connection, URI url) throws InterruptedException {
-    String key = System.identityHashCode(connection) + "@" + url.getAuthority();
+  private String upgrade(HttpClient connection, int index, URI url) throws InterruptedException {
+    String key = index + "@" + url.getAuthority();
     CompletableFuture<Void> mine = new CompletableFuture<>();
     CompletableFuture<Void> upgrade = upgrades.putIfAbsent(key, mine);
     if (upgrade == null) {
