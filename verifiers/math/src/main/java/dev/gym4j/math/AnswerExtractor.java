@@ -46,19 +46,27 @@ final class AnswerExtractor {
       expr(EXPR_ANCHORED, 300),
       expr(NUMBER_ANCHORED, 300));
   private static final List<Rule> LATEX_RULES = latexRules();
+  /** The rules of each side, grouped by priority, highest (lowest number) first. */
+  private static final List<List<Rule>> GOLD_GROUPS = byPriority(LATEX_RULES);
+  private static final List<List<Rule>> PREDICTION_GROUPS = byPriority(
+      java.util.stream.Stream.concat(EXPRESSION_RULES.stream(), LATEX_RULES.stream()).toList());
 
   private AnswerExtractor() {}
 
   /** What math-verify's gold side reads: LaTeX only. */
   static List<Candidate> extractLatex(String text, Budget budget) {
-    return extract(text, LATEX_RULES, budget);
+    return extract(text, GOLD_GROUPS, budget);
   }
 
   /** What math-verify's prediction side reads: plain expressions and LaTeX. */
   static List<Candidate> extractAny(String text, Budget budget) {
-    List<Rule> rules = new ArrayList<>(EXPRESSION_RULES);
-    rules.addAll(LATEX_RULES);
-    return extract(text, rules, budget);
+    return extract(text, PREDICTION_GROUPS, budget);
+  }
+
+  private static List<List<Rule>> byPriority(List<Rule> rules) {
+    Map<Integer, List<Rule>> groups = new TreeMap<>();
+    rules.forEach(rule -> groups.computeIfAbsent(rule.priority(), p -> new ArrayList<>()).add(rule));
+    return List.copyOf(groups.values());
   }
 
   private static Rule expr(String regex, int priority) {
@@ -119,13 +127,11 @@ final class AnswerExtractor {
 
   private record Found(MatchResult match, Rule rule) {}
 
-  private static List<Candidate> extract(String text, List<Rule> rules, Budget budget) {
+  private static List<Candidate> extract(String text, List<List<Rule>> groups, Budget budget) {
     CharSequence watched = budget.watch(text);
-    Map<Integer, List<Rule>> byPriority = new TreeMap<>();
-    rules.forEach(rule -> byPriority.computeIfAbsent(rule.priority(), p -> new ArrayList<>()).add(rule));
     List<int[]> failedLatex = new ArrayList<>();
     List<Candidate> fallbacks = new ArrayList<>();
-    for (List<Rule> group : byPriority.values()) {
+    for (List<Rule> group : groups) {
       List<Found> found = new ArrayList<>();
       for (Rule rule : group) {
         Matcher matcher = rule.pattern().matcher(watched);

@@ -29,11 +29,12 @@ final class LatexNormalizer {
   private static final Pattern GROUPED_COMMA = Pattern.compile("(\\d)\\{,\\}(\\d)");
   private static final Pattern THOUSANDS = Pattern.compile("(?<![\\d.])(\\d{1,3})((?:,\\d{3})+)(?![\\d])");
   private static final Pattern TRAILING = Pattern.compile("[\\s.,;:]+$|\\\\\\\\\\s*$");
-  private static final Pattern UNIT_WORD = Pattern.compile(
-      "(?i)\\s*(?:units?|square|sq|cubic|cm|mm|km|m|meters?|metres?|centimeters?|kilometers?|inch(?:es)?|feet|foot|ft|"
+  /** A unit word (with its power) ending an answer that follows a number or a group. */
+  private static final Pattern TRAILING_UNIT = Pattern.compile(
+      "(?<=[\\d}\\s])(?i)\\s*(?:units?|square|sq|cubic|cm|mm|km|m|meters?|metres?|centimeters?|kilometers?|inch(?:es)?|feet|foot|ft|"
           + "miles?|yards?|kg|g|grams?|kilograms?|pounds?|lbs?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|days?|"
           + "weeks?|months?|years?|dollars?|cents?|degrees?|liters?|litres?|ml|l|mph|km/h|people|persons?|ways|"
-          + "students|apples|coins|marbles|times|points|pieces)\\b(?:\\^?\\{?\\d\\}?)?");
+          + "students|apples|coins|marbles|times|points|pieces)\\b(?:\\^?\\{?\\d\\}?)?\\s*$");
 
   private LatexNormalizer() {}
 
@@ -149,7 +150,7 @@ final class LatexNormalizer {
 
   /** {@code 10 cm}, {@code 5 apples}: a unit word after a number is not part of the answer. */
   private static String removeTrailingUnits(String text) {
-    Matcher unit = Pattern.compile("(?<=[\\d}\\s])" + UNIT_WORD.pattern() + "\\s*$").matcher(text);
+    Matcher unit = TRAILING_UNIT.matcher(text);
     if (unit.find() && unit.start() > 0 && text.substring(0, unit.start()).strip().matches(".*[\\d}]")) {
       return text.substring(0, unit.start());
     }
