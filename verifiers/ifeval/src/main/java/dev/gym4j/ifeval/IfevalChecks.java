@@ -18,6 +18,7 @@ final class IfevalChecks {
   private static final Pattern DOUBLE_HIGHLIGHT = Regexes.compile("\\*\\*[^\\n*]*\\*\\*");
   private static final Pattern TITLE = Regexes.compile("<<[^\\n]+>>");
   private static final Pattern WORD = Regexes.compile("\\w+");
+  private static final Pattern STAR_DIVIDER = Regexes.compile("\\s?\\*\\*\\*\\s?");
   private static final List<String> CONSTRAINED = List.of("My answer is yes.", "My answer is no.",
       "My answer is maybe.");
   /** Python's json.loads: any value at the top, NaN and Infinity allowed, nothing after it. */
@@ -79,11 +80,23 @@ final class IfevalChecks {
 
   /** Paragraphs between {@code ***} dividers, or -1 when one in the middle is empty. */
   static int starParagraphs(String text) {
-    List<String> paragraphs = List.of(STAR_DIVIDER.split(text, -1));
-    int count = paragraphs.size();
-    for (int i = 0; i < paragraphs.size(); i++) {
-      if (PyStr.strip(paragraphs.get(i)).isEmpty()) {
-        if (i == 0 || i == paragraphs.size() - 1) {
+    return paragraphCount(starPieces(text));
+  }
+
+  /** The text split at {@code ***} dividers (with a whitespace character on each side), empty pieces kept. */
+  static List<String> starPieces(String text) {
+    return List.of(STAR_DIVIDER.split(text, -1));
+  }
+
+  /**
+   * How many paragraphs the pieces of a split text are, as the IFEval checks count them: empty pieces at
+   * either end do not count, and an empty one in the middle makes the count -1 (never what is wanted).
+   */
+  static int paragraphCount(List<String> pieces) {
+    int count = pieces.size();
+    for (int i = 0; i < pieces.size(); i++) {
+      if (PyStr.strip(pieces.get(i)).isEmpty()) {
+        if (i == 0 || i == pieces.size() - 1) {
           count--;
         } else {
           return -1;
@@ -92,8 +105,6 @@ final class IfevalChecks {
     }
     return count;
   }
-
-  static final Pattern STAR_DIVIDER = Regexes.compile("\\s?\\*\\*\\*\\s?");
 
   static Instruction numberWords(Kwargs k) {
     int threshold = nonNegative(k, "num_words");

@@ -140,20 +140,7 @@ final class TrainChecks {
   }
 
   static Instruction paragraphsBlankLines(Kwargs k) {
-    return text -> {
-      List<String> paragraphs = PyStr.split(text, "\n\n");
-      int count = paragraphs.size();
-      for (int i = 0; i < paragraphs.size(); i++) {
-        if (PyStr.strip(paragraphs.get(i)).isEmpty()) {
-          if (i == 0 || i == paragraphs.size() - 1) {
-            count--;
-          } else {
-            return false;
-          }
-        }
-      }
-      return count == 2;
-    };
+    return text -> IfevalChecks.paragraphCount(PyStr.split(text, "\n\n")) == 2;
   }
 
   static Instruction firstWordSent(Kwargs k) {
@@ -207,17 +194,12 @@ final class TrainChecks {
     int sentences = k.integer("n_sent");
     int words = k.integer("n_words");
     return text -> {
-      List<String> paragraphs = List.of(IfevalChecks.STAR_DIVIDER.split(text, -1));
-      int count = paragraphs.size();
-      for (int i = 0; i < paragraphs.size(); i++) {
-        String paragraph = paragraphs.get(i);
-        if (PyStr.strip(paragraph).isEmpty()) {
-          if (i == 0 || i == paragraphs.size() - 1) {
-            count--;
-          } else {
-            return false;
-          }
-        }
+      List<String> paragraphs = IfevalChecks.starPieces(text);
+      int count = IfevalChecks.paragraphCount(paragraphs);
+      if (count < 0) {
+        return false;
+      }
+      for (String paragraph : paragraphs) {
         // as in the original, an empty first or last paragraph is still held to the sentence count
         List<String> found = Sentences.ifeval(paragraph);
         if (found.size() != sentences) {
