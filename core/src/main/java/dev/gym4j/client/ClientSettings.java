@@ -13,17 +13,20 @@ import dev.gym4j.config.GlobalConfig;
  * @param maxAttempts tries per request, the first included, for connection failures and 429/502/503/504
  * @param initialBackoff the wait before the first retry; it doubles each time, with jitter
  * @param maxBackoff the longest wait between tries (a server's {@code Retry-After} is honoured up to it)
- * @param maxConnectionsPerUpstream requests in flight to one host:port at once; the rest queue
+ * @param maxConnectionsPerUpstream HTTP/1.1 requests (sockets) in flight to one host:port at once; the rest queue
+ * @param maxStreamsPerUpstream multiplexed requests (HTTP/2 streams) in flight to one host:port at once; the
+ *     rest queue
  * @param multiplex whether calls between gym4j servers are HTTP/2 streams on a few shared connections
  *     ({@code client_http2}): far fewer sockets and a third of the memory per request in flight or less, for
  *     tens of thousands of rollouts at once, at about half the request rate HTTP/1.1 reaches
  */
 public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts,
-    Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream, boolean multiplex) {
+    Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream, int maxStreamsPerUpstream,
+    boolean multiplex) {
 
   public static ClientSettings defaults() {
     return new ClientSettings(Duration.ofSeconds(10), Duration.ofMinutes(10), 4, Duration.ofMillis(500),
-        Duration.ofSeconds(15), 1024, false);
+        Duration.ofSeconds(15), 1024, 65_536, false);
   }
 
   /** Defaults overridden by the global keys {@code client_connect_timeout_seconds} and the like. */
@@ -37,6 +40,8 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
         seconds(config, "client_max_backoff_seconds", d.maxBackoff),
         config.get("client_max_connections_per_upstream").map(n -> n.asInt(d.maxConnectionsPerUpstream))
             .orElse(d.maxConnectionsPerUpstream),
+        config.get("client_max_streams_per_upstream").map(n -> n.asInt(d.maxStreamsPerUpstream))
+            .orElse(d.maxStreamsPerUpstream),
         config.get("client_http2").map(n -> n.asBoolean(d.multiplex)).orElse(d.multiplex));
   }
 
@@ -44,29 +49,34 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1");
     }
-    if (maxConnectionsPerUpstream < 1) {
-      throw new IllegalArgumentException("maxConnectionsPerUpstream must be at least 1");
+    if (maxConnectionsPerUpstream < 1 || maxStreamsPerUpstream < 1) {
+      throw new IllegalArgumentException("maxConnectionsPerUpstream and maxStreamsPerUpstream must be at least 1");
     }
   }
 
   public ClientSettings withRequestTimeout(Duration timeout) {
     return new ClientSettings(connectTimeout, timeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream, multiplex);
+        maxConnectionsPerUpstream, maxStreamsPerUpstream, multiplex);
   }
 
   public ClientSettings withRetries(int attempts, Duration initial, Duration max) {
     return new ClientSettings(connectTimeout, requestTimeout, attempts, initial, max, maxConnectionsPerUpstream,
-        multiplex);
+        maxStreamsPerUpstream, multiplex);
   }
 
   public ClientSettings withMaxConnectionsPerUpstream(int connections) {
     return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff, connections,
-        multiplex);
+        maxStreamsPerUpstream, multiplex);
+  }
+
+  public ClientSettings withMaxStreamsPerUpstream(int streams) {
+    return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
+        maxConnectionsPerUpstream, streams, multiplex);
   }
 
   public ClientSettings withMultiplexing(boolean enabled) {
     return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream, enabled);
+        maxConnectionsPerUpstream, maxStreamsPerUpstream, enabled);
   }
 
   private static Duration seconds(GlobalConfig config, String key, Duration fallback) {

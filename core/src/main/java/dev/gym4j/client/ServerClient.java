@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -25,11 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Calls other servers by instance name, or any URL, over HTTP/1.1.
+ * Calls other servers by instance name, or any URL.
  *
- * <p>HTTP/1.1 is forced because the JDK client's default h2c upgrade headers break uvicorn, which vLLM
- * serves on. The JDK client opens a socket per concurrent request, so a semaphore per upstream bounds
- * them and queues the rest. Connection failures and 429/502/503/504 are retried a bounded number of times
+ * <p>HTTP/1.1 by default, because the JDK client's h2c upgrade headers break uvicorn, which vLLM serves
+ * on; the JDK client then opens a socket per concurrent request. With {@code client_http2} (and for
+ * upstreams said to speak h2c) calls are HTTP/2 streams on a few shared connections instead, through a
+ * {@link Multiplexer}. Either way a fair semaphore per upstream bounds the requests in flight to it and
+ * queues the rest. Connection failures and 429/502/503/504 are retried a bounded number of times
  * with jittered exponential backoff (honouring {@code Retry-After}); a request that times out is not
  * retried, since the server may still be working on it. Cookies are never stored: callers thread them by
  * hand, per rollout, as NeMo Gym's agents do.
@@ -47,14 +48,8 @@ public final class ServerClient implements AutoCloseable {
   private final ClientSettings settings;
   /** For upstreams outside gym4j: vLLM and most model servers speak only HTTP/1.1. */
   private final HttpClient http;
-  /**
-   * For gym4j servers (and upstreams said to speak h2c): requests multiplexed as HTTP/2 streams, spread
-   * over a few connections per upstream (one per client here).
-   */
-  private final HttpClient[] multiplexing;
-  private final java.util.concurrent.atomic.AtomicInteger nextConnection = new java.util.concurrent.atomic.AtomicInteger();
-  private final Set<String> multiplexed = ConcurrentHashMap.newKeySet();
-  private final Map<String, CompletableFuture<Void>> upgrades = new ConcurrentHashMap<>();
+  /** For gym4j servers, and upstreams said to speak h2c: HTTP/2 streams on a few shared connections. */
+  private final Multiplexer multiplexer;
   private final Map<String, Semaphore> permits = new ConcurrentHashMap<>();
 
   public ServerClient(ServerDirectory directory, ClientSettings settings) {
@@ -65,17 +60,8 @@ public final class ServerClient implements AutoCloseable {
         .connectTimeout(settings.connectTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    // Helidon's h2c upgrade keeps HTTP/2's default limit of 8,192 streams per connection, and past it the
-    // JDK client opens another connection, which for a POST means HTTP/1.1; 16 connections per upstream
-    // carry 130,000 requests at once
-    this.multiplexing = new HttpClient[16];
-    for (int i = 0; i < multiplexing.length; i++) {
-      multiplexing[i] = HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_2)
-          .connectTimeout(settings.connectTimeout())
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
-    }
+    this.multiplexer = new Multiplexer(settings.connectTimeout(), settings.requestTimeout(),
+        Multiplexer.jdkIdleTimeout());
   }
 
   /**
@@ -83,7 +69,7 @@ public final class ServerClient implements AutoCloseable {
    * for an upstream known to speak it. An upstream that does not simply keeps HTTP/1.1.
    */
   public void multiplex(URI upstream) {
-    multiplexed.add(upstream.getAuthority());
+    multiplexer.add(upstream);
   }
 
   public ClientSettings settings() {
@@ -118,13 +104,11 @@ public final class ServerClient implements AutoCloseable {
   /** Sends a request to a URL, with retries and deadlines as described above. */
   public HttpReply send(URI url, String method, byte[] body, Map<String, String> cookies, Map<String, String> headers) {
     HttpRequest request = request(url, method, body, cookies, headers);
-    Semaphore permit = permits.computeIfAbsent(url.getAuthority(),
-        key -> new Semaphore(settings.maxConnectionsPerUpstream(), true));
     Exception lastFailure = null;
     for (int attempt = 1; ; attempt++) {
       HttpResponse<byte[]> response;
       try {
-        response = sendOnce(request, permit);
+        response = sendOnce(request);
       } catch (HttpConnectTimeoutException | ConnectException e) {
         lastFailure = e;
         response = null;
@@ -158,27 +142,29 @@ public final class ServerClient implements AutoCloseable {
     }
   }
 
-  private HttpResponse<byte[]> sendOnce(HttpRequest request, Semaphore permit) throws IOException {
+  /**
+   * One try, holding one of the upstream's permits: sockets for HTTP/1.1, streams for a multiplexed
+   * upstream. Callers past the bound queue here, in arrival order.
+   */
+  private HttpResponse<byte[]> sendOnce(HttpRequest request) throws IOException {
+    String authority = request.uri().getAuthority();
+    boolean multiplexed = multiplexer.carries(authority);
+    Semaphore permit = permits.computeIfAbsent((multiplexed ? "h2 " : "") + authority, key -> new Semaphore(
+        multiplexed ? settings.maxStreamsPerUpstream() : settings.maxConnectionsPerUpstream(), true));
     try {
       if (!permit.tryAcquire(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new HttpTimeoutException("no free connection to " + request.uri().getAuthority() + " within the deadline");
+        throw new HttpTimeoutException("no free connection to " + authority + " within the deadline");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted while waiting for a connection to " + request.uri().getAuthority());
+      throw new CancellationException("interrupted while waiting for a connection to " + authority);
     }
     try {
-      String authority = request.uri().getAuthority();
-      if (multiplexed.contains(authority)) {
-        int index = Math.floorMod(nextConnection.getAndIncrement(), multiplexing.length);
-        HttpClient connection = multiplexing[index];
-        String key = upgrade(connection, index, request.uri());
-        HttpResponse<byte[]> response = connection.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        if (response.version() != HttpClient.Version.HTTP_2) {
-          // the HTTP/2 connection was closed (idle, or the server restarted): upgrade again next time
-          upgrades.remove(key);
+      if (multiplexed) {
+        HttpResponse<byte[]> response = multiplexer.send(request);
+        if (response != null) {
+          return response;
         }
-        return response;
       }
       return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (InterruptedException e) {
@@ -187,37 +173,6 @@ public final class ServerClient implements AutoCloseable {
     } finally {
       permit.release();
     }
-  }
-
-  /**
-   * Opens the HTTP/2 connection to an upstream with one {@code GET /}: the JDK client upgrades to h2c only
-   * on a request without a body, and every later request to the same upstream then shares the connection.
-   * Concurrent first callers wait for the one upgrade; a failed one leaves the requests on HTTP/1.1. Returns
-   * the key the upgrade is remembered by, to forget it when the connection is gone.
-   */
-  private String upgrade(HttpClient connection, int index, URI url) throws InterruptedException {
-    String key = index + "@" + url.getAuthority();
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    CompletableFuture<Void> upgrade = upgrades.putIfAbsent(key, mine);
-    if (upgrade == null) {
-      try {
-        connection.send(HttpRequest.newBuilder(url.resolve("/")).timeout(settings.requestTimeout()).GET().build(),
-            HttpResponse.BodyHandlers.discarding());
-      } catch (IOException e) {
-        LOG.debug("no h2c upgrade with {}: {}", url.getAuthority(), e.toString());
-        upgrades.remove(key, mine);
-      } finally {
-        mine.complete(null);
-      }
-      return key;
-    }
-    try {
-      // wait for it: a request sent before the upgrade would open an HTTP/1.1 connection of its own
-      upgrade.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      // the upgrade failed or is stuck: go ahead, the request itself decides
-    }
-    return key;
   }
 
   private HttpRequest request(URI url, String method, byte[] body, Map<String, String> cookies,
@@ -287,8 +242,6 @@ public final class ServerClient implements AutoCloseable {
   @Override
   public void close() {
     http.close();
-    for (HttpClient connection : multiplexing) {
-      connection.close();
-    }
+    multiplexer.close();
   }
 }

@@ -100,20 +100,72 @@ class ServerClientTest {
     }
   }
 
-  /** The surefire JVM closes idle client connections after 4 s (jdk.httpclient.keepalive.timeout). */
+  /**
+   * The surefire JVM closes idle client connections after 4 s (jdk.httpclient.keepalive.timeout). A burst
+   * sent after that must not go out as HTTP/1.1, a socket per request: the lanes are upgraded again first.
+   */
   @Test
-  void afterTheMultiplexedConnectionIsClosedTheNextCallsUpgradeAgain() throws InterruptedException {
-    try (ServerClient multiplexing = client(quick().withMultiplexing(true))) {
-      assertThat(version(multiplexing)).isEqualTo("2.0");
+  void aBurstAfterTheConnectionsIdledOutIsStillMultiplexed() throws Exception {
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true));
+        ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      assertThat(burst(multiplexing, callers, 64)).containsOnly("2.0");
       Thread.sleep(5_000);
-      List<String> afterIdle = new java.util.ArrayList<>();
-      for (int i = 0; i < 40; i++) {
-        afterIdle.add(version(multiplexing));
+      assertThat(burst(multiplexing, callers, 200)).containsOnly("2.0");
+    }
+  }
+
+  private static List<String> burst(ServerClient client, ExecutorService callers, int calls) throws Exception {
+    List<Future<String>> versions = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      versions.add(callers.submit(() -> version(client)));
+    }
+    List<String> seen = new ArrayList<>();
+    for (Future<String> version : versions) {
+      seen.add(version.get());
+    }
+    return seen;
+  }
+
+  @Test
+  void anUpstreamThatDoesNotSpeakH2cIsCalledOnHttp11() throws Exception {
+    // the JDK's own server speaks HTTP/1.1 only and ignores the upgrade
+    com.sun.net.httpserver.HttpServer plain = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    plain.createContext("/", exchange -> {
+      byte[] body = ("{\"path\": \"" + exchange.getRequestURI().getPath() + "\"}").getBytes();
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    plain.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    plain.start();
+    URI url = URI.create("http://127.0.0.1:" + plain.getAddress().getPort() + "/v1/chat/completions");
+    try (ServerClient client = client(quick().withMultiplexing(true))) {
+      client.multiplex(url);
+      for (int i = 0; i < 20; i++) {
+        HttpReply reply = client.send(url, "POST", new byte[] {'{', '}'}, Map.of(), Map.of());
+        assertThat(reply.json().get("path").asString()).isEqualTo("/v1/chat/completions");
       }
-      // the one connection used before the pause was closed: its next call comes back on HTTP/1.1, and
-      // every call after that is on HTTP/2 again (without a new upgrade it would stay HTTP/1.1)
-      assertThat(afterIdle.stream().filter("1.1"::equals).count()).isLessThanOrEqualTo(1);
-      assertThat(afterIdle.subList(20, 40)).containsOnly("2.0");
+    } finally {
+      plain.stop(0);
+    }
+  }
+
+  @Test
+  void aMultiplexedUpstreamThatIsDownIsAConnectionFailureAfterTheAttempts() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    URI url = URI.create("http://127.0.0.1:" + closedPort + "/x");
+    try (ServerClient client = client(quick().withMultiplexing(true))) {
+      client.multiplex(url);
+      assertThatThrownBy(() -> client.send(url, "POST", new byte[0], Map.of(), Map.of()))
+          .isInstanceOfSatisfying(UpstreamException.class, e -> {
+            assertThat(e.kind()).isEqualTo(UpstreamException.Kind.CONNECTION);
+            assertThat(e.getMessage()).contains("after 4 attempts");
+          });
     }
   }
 
@@ -185,10 +237,12 @@ class ServerClientTest {
     }
   }
 
-  @Test
-  void requestsToOneUpstreamAreBoundedAndTheRestQueue() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest(name = "multiplexed: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void requestsToOneUpstreamAreBoundedAndTheRestQueue(boolean multiplexed) throws Exception {
+    // 3 sockets on HTTP/1.1, 3 streams when multiplexed
     ClientSettings bounded = new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1,
-        Duration.ofMillis(10), Duration.ofMillis(10), 3, false);
+        Duration.ofMillis(10), Duration.ofMillis(10), multiplexed ? 1000 : 3, multiplexed ? 3 : 1000, multiplexed);
     try (ServerClient client = client(bounded); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<HttpReply>> replies = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
