@@ -48,12 +48,15 @@ public final class LoadBenchmark {
    * {@code client_http2: true} does), else with HTTP/1.1, a socket per request.
    */
   public record Options(Path home, Duration overheadRun, int inFlight, Duration hold, Duration modelLatency,
-      int clients, boolean multiplexed) {
+      int clients, boolean multiplexed, Set<Figure> figures) {
     public static Options defaults(Path home) {
-      return new Options(home, Duration.ofSeconds(10), 10_000, Duration.ofSeconds(60), Duration.ofSeconds(2), 64,
-          true);
+      return new Options(home, Duration.ofSeconds(10), 100_000, Duration.ofSeconds(60), Duration.ofSeconds(2), 64,
+          true, java.util.EnumSet.allOf(Figure.class));
     }
   }
+
+  /** The four figures, in the order they run. */
+  public enum Figure { STARTUP, OVERHEAD, CONCURRENCY, PAYLOAD }
 
   private final Options options;
   private final PrintStream out;
@@ -68,10 +71,13 @@ public final class LoadBenchmark {
    * this JVM is still collecting the garbage of thousands of rollouts on the same two cores.
    */
   public boolean run() throws Exception {
-    boolean ok = startup();
-    ok &= overhead();
-    ok &= concurrency();
-    payload();
+    Set<Figure> figures = options.figures();
+    boolean ok = !figures.contains(Figure.STARTUP) || startup();
+    ok &= !figures.contains(Figure.OVERHEAD) || overhead();
+    ok &= !figures.contains(Figure.CONCURRENCY) || concurrency();
+    if (figures.contains(Figure.PAYLOAD)) {
+      payload();
+    }
     return ok;
   }
 
@@ -79,11 +85,12 @@ public final class LoadBenchmark {
    * The deployment under test; {@code multiplexed}: every hop, the one to the scripted model included, as
    * HTTP/2 streams on shared connections ({@code client_http2}, {@code upstream_http2}).
    */
-  private Deployment stack(ScriptedUpstream upstream, int connections, boolean multiplexed) {
+  private Deployment stack(String upstreamUrl, int inFlight, boolean multiplexed) {
     var config = new ConfigLoader(List.of(options.home()), Map.of()).load(List.of(
         "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
-        "++head_server.port=0", "+policy_base_url=" + upstream.baseUrl(), "+policy_api_key=bench",
-        "+policy_model_name=bench", "+client_max_connections_per_upstream=" + connections,
+        "++head_server.port=0", "+policy_base_url=" + upstreamUrl, "+policy_api_key=bench",
+        "+policy_model_name=bench", "+client_max_connections_per_upstream=" + Math.max(1024, inFlight),
+        "+client_max_streams_per_upstream=" + Math.max(65_536, inFlight),
         "+client_http2=" + multiplexed,
         "++policy_model.responses_api_models.vllm_model.upstream_http2=" + multiplexed,
         "+client_request_timeout_seconds=600"));
@@ -102,7 +109,7 @@ public final class LoadBenchmark {
         raw = rate(() -> client.send(url, "POST", Json.writeBytes(chat), Map.of(), Map.of()).ok());
       }
       double full;
-      try (Deployment deployment = stack(upstream, 1024, false);
+      try (Deployment deployment = stack(upstream.baseUrl(), 1024, false);
           ServerClient client = new ServerClient(deployment.directory(), settings)) {
         JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
             .getFirst();
@@ -144,67 +151,104 @@ public final class LoadBenchmark {
     return done.get() / (options.overheadRun().toNanos() / 1e9);
   }
 
-  /** Figure 2: rollouts held in flight with a slow model, heap per rollout, added latency per hop. */
+  /**
+   * Figure 2: rollouts held in flight with a slow model, heap per rollout, added latency per hop. The
+   * scripted model runs in a JVM of its own, so that the heap measured is gym4j's alone.
+   */
   boolean concurrency() throws Exception {
     Duration latency = options.modelLatency();
-    try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
-      upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}")
-          .after(latency), "Cold.").andThen(answer -> answer.after(latency)));
+    try (ScriptedModelProcess upstream = ScriptedModelProcess.start(latency)) {
       int n = options.inFlight();
       ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(10))
-          .withMaxConnectionsPerUpstream(n + 16).withMultiplexing(options.multiplexed());
-      try (Deployment deployment = stack(upstream, n + 16, options.multiplexed());
+          .withMaxConnectionsPerUpstream(n).withMaxStreamsPerUpstream(n).withMultiplexing(options.multiplexed());
+      try (Deployment deployment = stack(upstream.baseUrl(), n, options.multiplexed());
           ServerClient client = new ServerClient(deployment.directory(), settings)) {
         JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
             .getFirst();
         long heapBefore = usedHeapAfterGc();
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
-        AtomicLong errors = new AtomicLong();
+        Map<String, java.util.concurrent.atomic.LongAdder> errors = new java.util.concurrent.ConcurrentHashMap<>();
         AtomicLong completed = new AtomicLong();
         ConcurrentLinkedQueue<Long> added = new ConcurrentLinkedQueue<>();
-        long end = System.nanoTime() + options.hold().toNanos();
+        long begin = System.nanoTime();
+        long end = begin + options.hold().toNanos();
         long modelNanos = 2 * latency.toNanos();
-        AtomicLong heapDuring = new AtomicLong();
+        Hold hold;
         try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
           for (int i = 0; i < n; i++) {
             workers.submit(() -> {
               while (System.nanoTime() < end) {
                 peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 long start = System.nanoTime();
+                String error = null;
                 try {
                   HttpReply reply = client.post(AGENT, "/run", row, Map.of());
                   if (reply.ok() && reply.json().path("reward").asDouble() == 1.0) {
                     completed.incrementAndGet();
                     added.add((System.nanoTime() - start - modelNanos) / HOPS);
                   } else {
-                    errors.incrementAndGet();
+                    error = "status " + reply.status() + (reply.ok() ? " with another reward"
+                        : ": " + reply.json().path("detail").asString("").lines().findFirst().orElse(""));
                   }
                 } catch (RuntimeException e) {
-                  errors.incrementAndGet();
+                  error = e instanceof dev.gym4j.client.UpstreamException failure ? failure.kind().toString()
+                      : e.getClass().getSimpleName();
                 } finally {
                   inFlight.decrementAndGet();
+                }
+                if (error != null) {
+                  errors.computeIfAbsent(error, key -> new java.util.concurrent.atomic.LongAdder()).increment();
                 }
               }
             });
           }
-          Thread.sleep(Math.min(options.hold().toMillis() / 2, latency.toMillis() * 3 + 2000));
-          heapDuring.set(usedHeapAfterGc());
+          hold = hold(inFlight, peak, n, end);
         }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        long errorCount = errors.values().stream().mapToLong(java.util.concurrent.atomic.LongAdder::sum).sum();
         List<Long> perHop = new ArrayList<>(added);
         Collections.sort(perHop);
-        double perRollout = Math.max(0, heapDuring.get() - heapBefore) / (double) Math.max(1, peak.get());
+        double perRollout = Math.max(0, hold.heap() - heapBefore) / (double) Math.max(1, peak.get());
         figure("rollouts in flight (held " + options.hold().toSeconds() + " s, model latency "
             + latency.toMillis() + " ms per call, " + (options.multiplexed() ? "HTTP/2 multiplexed" : "HTTP/1.1")
-            + ")", peak.get() + " with " + errors.get() + " errors, "
-            + completed.get() + " completed", "100000 in flight, 0 errors");
-        figure("heap per in-flight rollout", String.format("%.1f KiB (%.0f MiB for %d)", perRollout / 1024,
+            + ")", peak.get() + " (never fewer than " + hold.lowest() + " after the ramp-up) with " + errorCount
+            + " errors" + (errors.isEmpty() ? "" : " " + errors) + "; " + completed.get() + " completed in "
+            + String.format("%.0f s, %.0f/s", seconds, completed.get() / seconds), "100000 in flight, 0 errors");
+        figure("heap per in-flight rollout (collector and servers; the model is another JVM)",
+            String.format("%.1f KiB (%.0f MiB for %d)", perRollout / 1024,
             perRollout * peak.get() / (1 << 20), peak.get()), "<= 4 GB for 100000, i.e. <= 41 KiB");
         figure("added latency per hop p50 / p99", percentile(perHop, 0.5) + " / " + percentile(perHop, 0.99),
             "small against the model's " + latency.toMillis() + " ms");
-        return errors.get() == 0;
+        return errorCount == 0;
       }
     }
+  }
+
+  /** What the hold saw: the fewest rollouts in flight once all had started, and the heap used half-way. */
+  private record Hold(int lowest, long heap) {}
+
+  /**
+   * Samples the rollouts in flight once a second until the end of the hold, from the moment all {@code n}
+   * have started, and measures the heap (after a collection) half-way.
+   */
+  private static Hold hold(AtomicInteger inFlight, AtomicInteger peak, int n, long end) throws InterruptedException {
+    long halfway = System.nanoTime() + (end - System.nanoTime()) / 2;
+    int lowest = Integer.MAX_VALUE;
+    boolean rampedUp = false;
+    long heap = -1;
+    while (System.nanoTime() < end) {
+      Thread.sleep(Math.max(1, Math.min(1000, (end - System.nanoTime()) / 1_000_000)));
+      int now = inFlight.get();
+      rampedUp |= peak.get() >= n;
+      if (rampedUp) {
+        lowest = Math.min(lowest, now);
+      }
+      if (heap < 0 && System.nanoTime() >= halfway) {
+        heap = usedHeapAfterGc();
+      }
+    }
+    return new Hold(rampedUp ? lowest : 0, heap < 0 ? usedHeapAfterGc() : heap);
   }
 
   private static String percentile(List<Long> sorted, double q) {

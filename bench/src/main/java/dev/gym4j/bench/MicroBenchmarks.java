@@ -14,7 +14,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The JMH suite ({@code gym4j bench --micro}): each benchmark in a forked JVM after warm-up, one thread, so
- * rates are per core. Prints its figures as {@code name: value (target)}.
+ * rates are per core: math verification, payload conversion, and one HTTP hop between servers. Prints its figures as {@code name: value (target)}.
  */
 public final class MicroBenchmarks {
   private final PrintStream out;
@@ -53,6 +53,13 @@ public final class MicroBenchmarks {
     }
     figure("payload cost, Responses→Chat vs plain Jackson read+write (20 turns, 64k tokens)",
         String.format("%.2fx (%.2f ms vs %.2f ms)", convert / plain, convert, plain), "<= 2x");
+    StringBuilder hops = new StringBuilder();
+    for (RunResult result : run(HopBenchmark.class)) {
+      hops.append(hops.isEmpty() ? "" : ", ").append(result.getParams().getParam("protocol"))
+          .append(String.format(" %.0f µs", result.getPrimaryResult().getScore()));
+    }
+    figure("one hop, small JSON POST and answer through ServerClient on loopback, one caller", hops.toString(),
+        "—");
   }
 
   private Collection<RunResult> run(Class<?> benchmark) throws RunnerException {

@@ -18,12 +18,13 @@ class LoadBenchmarkTest {
   void overheadConcurrencyAndPayloadRunsPrintTheirFigures() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     LoadBenchmark benchmark = new LoadBenchmark(new LoadBenchmark.Options(Fixtures.projectRoot(), Duration.ofSeconds(1),
-        20, Duration.ofSeconds(2), Duration.ofMillis(100), 4, true), new PrintStream(bytes, true));
+        20, Duration.ofSeconds(2), Duration.ofMillis(100), 4, true, java.util.EnumSet.allOf(LoadBenchmark.Figure.class)),
+        new PrintStream(bytes, true));
     assertThat(benchmark.overhead()).isTrue();
     assertThat(benchmark.concurrency()).isTrue();
     benchmark.payload();
     String printed = bytes.toString();
-    assertThat(printed).contains("overhead ratio: ", "rollouts in flight", "with 0 errors", "heap per in-flight rollout: ",
+    assertThat(printed).contains("overhead ratio: ", "rollouts in flight", "with 0 errors", "heap per in-flight rollout (",
         "added latency per hop p50 / p99: ", "payload cost");
     assertThat(printed.lines().filter(line -> line.matches(".+: .+ \\(.+\\)"))).hasSizeGreaterThanOrEqualTo(7);
   }

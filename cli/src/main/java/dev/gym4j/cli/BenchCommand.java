@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
         "and the payload conversion cost, each in a forked JVM after warm-up."})
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = "--in-flight", defaultValue = "10000", description = "Rollouts to hold in flight (default "
+  @Option(names = "--in-flight", defaultValue = "100000", description = "Rollouts to hold in flight (default "
       + "${DEFAULT-VALUE}).")
   int inFlight;
 
@@ -37,6 +37,10 @@ final class BenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int clients;
 
+  @Option(names = "--only", split = ",", paramLabel = "FIGURE", description = "Run only these figures: "
+      + "${COMPLETION-CANDIDATES} (default: all four).")
+  java.util.EnumSet<LoadBenchmark.Figure> only = java.util.EnumSet.allOf(LoadBenchmark.Figure.class);
+
   @Option(names = "--micro", description = "Run the JMH micro-benchmark suite instead of the load benchmark.")
   boolean micro;
 
@@ -51,7 +55,7 @@ final class BenchCommand implements Callable<Integer> {
       return 0;
     }
     LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(), Duration.ofSeconds(overheadSeconds),
-        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients, !http1);
+        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients, !http1, only);
     return new LoadBenchmark(options, System.out).run() ? 0 : 1;
   }
 }

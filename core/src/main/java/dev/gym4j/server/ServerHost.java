@@ -35,17 +35,17 @@ public final class ServerHost {
   }
 
   /**
-   * Starts a web server whose endpoints {@code routes} adds, with the common plumbing: {@code GET /}
-   * liveness, session cookie, 404/413/422/500 bodies.
-   */
-  /**
-   * HTTP/2 (h2c after an upgrade) as well as HTTP/1.1. Every rollout in flight is a stream on the one
-   * connection between two servers, so the stream limit is set far above any rollout count.
+   * HTTP/2 (h2c after an upgrade) as well as HTTP/1.1. Every rollout in flight is a stream on one of the
+   * few connections between two servers, so the stream limit is set far above any rollout count.
    */
   public static io.helidon.webserver.http2.Http2Config http2() {
     return io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build();
   }
 
+  /**
+   * Starts a web server whose endpoints {@code routes} adds, with the common plumbing: {@code GET /}
+   * liveness, session cookie, 404/413/422/500 bodies.
+   */
   public static WebServer serve(String name, String host, int port, long maxBodyBytes, String cookieName,
       Consumer<Routes> routes) {
     return serve(name, host, port, maxBodyBytes, 0, cookieName, routes);

@@ -1,0 +1,79 @@
+package dev.gym4j.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.Behaviours;
+import dev.gym4j.testkit.ScriptedUpstream;
+
+/**
+ * The scripted model in a JVM of its own, as a remote model would be: the benchmark's heap figure is then
+ * gym4j's (collector and servers), not the stand-in's. Each rollout gets a {@code get_weather} call, then
+ * the answer "Cold.", each after the given latency. The child prints its base URL, then runs until its
+ * standard input closes.
+ */
+public final class ScriptedModelProcess implements AutoCloseable {
+  private final Process process;
+  private final String baseUrl;
+
+  private ScriptedModelProcess(Process process, String baseUrl) {
+    this.process = process;
+    this.baseUrl = baseUrl;
+  }
+
+  public static void main(String[] args) throws IOException {
+    Duration latency = Duration.ofMillis(Long.parseLong(args[0]));
+    try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
+      upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}")
+          .after(latency), "Cold.").andThen(answer -> answer.after(latency)));
+      System.out.println(upstream.baseUrl());
+      System.out.flush();
+      while (System.in.read() >= 0) {
+        // the parent holds our standard input open for as long as it needs us
+      }
+    }
+  }
+
+  /** Starts the child with this JVM's java and class path, and waits for its base URL. */
+  static ScriptedModelProcess start(Duration latency) throws IOException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(arg -> arg.startsWith("--enable-native-access") || arg.startsWith("--sun-misc-unsafe")).toList());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ScriptedModelProcess.class.getName(),
+        Long.toString(latency.toMillis())));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line = out.readLine();
+    if (line == null || !line.startsWith("http")) {
+      process.destroyForcibly();
+      throw new IOException("the scripted model process did not start (it printed " + line + ")");
+    }
+    return new ScriptedModelProcess(process, line.strip());
+  }
+
+  String baseUrl() {
+    return baseUrl;
+  }
+
+  @Override
+  public void close() throws IOException {
+    process.getOutputStream().close();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
