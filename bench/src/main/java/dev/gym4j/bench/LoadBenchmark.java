@@ -97,19 +97,36 @@ public final class LoadBenchmark {
     return Deployment.start(config, Implementations.load(), Set.of());
   }
 
-  /** Figure 1: full-stack rollouts/s against the bound the bare upstream's request rate sets. */
+  /**
+   * Figure 1: full-stack rollouts/s against the bound the bare upstream's request rate sets, over HTTP/1.1
+   * (the default) and with every hop multiplexed ({@code client_http2}), each against the bare upstream
+   * called the same way.
+   */
   boolean overhead() throws Exception {
+    boolean ok = true;
+    for (boolean multiplexed : new boolean[] {false, true}) {
+      ok &= overhead(multiplexed);
+    }
+    return ok;
+  }
+
+  private boolean overhead(boolean multiplexed) throws Exception {
+    String protocol = multiplexed ? "HTTP/2 multiplexed" : "HTTP/1.1";
     try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
       upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}"), "Cold."));
-      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(5));
+      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(5))
+          .withMultiplexing(multiplexed);
       var chat = Json.parse("{\"model\": \"bench\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
       double raw;
       try (ServerClient client = new ServerClient(name -> java.util.Optional.empty(), settings)) {
         java.net.URI url = java.net.URI.create(upstream.baseUrl() + "/chat/completions");
+        if (multiplexed) {
+          client.multiplex(url);
+        }
         raw = rate(() -> client.send(url, "POST", Json.writeBytes(chat), Map.of(), Map.of()).ok());
       }
       double full;
-      try (Deployment deployment = stack(upstream.baseUrl(), 1024, false);
+      try (Deployment deployment = stack(upstream.baseUrl(), 1024, multiplexed);
           ServerClient client = new ServerClient(deployment.directory(), settings)) {
         JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
             .getFirst();
@@ -119,10 +136,11 @@ public final class LoadBenchmark {
         });
       }
       double bound = raw / HOPS;
-      figure("upstream requests/s (bare scripted upstream)", String.format("%.0f", raw), "measured first");
-      figure("full-stack rollouts/s", String.format("%.1f", full), "bound " + String.format("%.1f", bound)
-          + " = upstream rate / " + HOPS + " hops");
-      figure("overhead ratio", String.format("%.2f", full / bound), ">= 0.5");
+      figure("upstream requests/s (bare scripted upstream, " + protocol + ")", String.format("%.0f", raw),
+          "measured first");
+      figure("full-stack rollouts/s (" + protocol + ")", String.format("%.1f", full), "bound "
+          + String.format("%.1f", bound) + " = upstream rate / " + HOPS + " hops");
+      figure("overhead ratio (" + protocol + ")", String.format("%.2f", full / bound), ">= 0.5");
       return full > 0;
     }
   }

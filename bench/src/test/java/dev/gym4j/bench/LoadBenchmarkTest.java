@@ -24,9 +24,9 @@ class LoadBenchmarkTest {
     assertThat(benchmark.concurrency()).isTrue();
     benchmark.payload();
     String printed = bytes.toString();
-    assertThat(printed).contains("overhead ratio: ", "rollouts in flight", "with 0 errors", "heap per in-flight rollout (",
+    assertThat(printed).contains("overhead ratio (HTTP/1.1): ", "overhead ratio (HTTP/2 multiplexed): ", "rollouts in flight", "with 0 errors", "heap per in-flight rollout (",
         "added latency per hop p50 / p99: ", "payload cost");
-    assertThat(printed.lines().filter(line -> line.matches(".+: .+ \\(.+\\)"))).hasSizeGreaterThanOrEqualTo(7);
+    assertThat(printed.lines().filter(line -> line.matches(".+: .+ \\(.+\\)"))).hasSize(10);
   }
 
   @Test

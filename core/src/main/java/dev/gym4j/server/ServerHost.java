@@ -35,11 +35,18 @@ public final class ServerHost {
   }
 
   /**
-   * HTTP/2 (h2c after an upgrade) as well as HTTP/1.1. Every rollout in flight is a stream on one of the
-   * few connections between two servers, so the stream limit is set far above any rollout count.
+   * A web server on host and port speaking HTTP/2 (h2c after an upgrade) as well as HTTP/1.1. Every rollout
+   * in flight is a stream on one of the few connections between two servers, so the stream limit is set far
+   * above any rollout count. An HTTP/2 answer is several small writes (headers, then data); with Nagle's
+   * algorithm on, each waited for the peer's delayed ACK, which made a multiplexed hop 17 times slower than
+   * an HTTP/1.1 one.
    */
-  public static io.helidon.webserver.http2.Http2Config http2() {
-    return io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build();
+  public static io.helidon.webserver.WebServerConfig.Builder builder(String host, int port) {
+    return WebServer.builder()
+        .host(host)
+        .port(port)
+        .connectionOptions(options -> options.tcpNoDelay(true))
+        .addProtocol(io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build());
   }
 
   /**
@@ -65,11 +72,8 @@ public final class ServerHost {
     routes.accept(endpoints);
     endpoints.notFoundFallback();
     // Routes enforces the body limit itself, so that the 413 has a JSON body like every other error
-    WebServer server = WebServer.builder()
-        .host(host)
-        .port(port)
+    WebServer server = builder(host, port)
         .shutdownGracePeriod(Duration.ofSeconds(2))
-        .addProtocol(http2())
         .routing(routing)
         .build()
         .start();

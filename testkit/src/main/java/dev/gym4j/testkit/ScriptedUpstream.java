@@ -52,8 +52,7 @@ public final class ScriptedUpstream implements AutoCloseable {
         .post("/v1/responses", (req, res) -> answer(req, res, this::responses))
         .post("/tokenize", this::tokenize)
         .get("/v1/models", (req, res) -> send(res, 200, models()));
-    server = WebServer.builder().host("127.0.0.1").port(0).addProtocol(dev.gym4j.server.ServerHost.http2())
-        .routing(routing).build().start();
+    server = dev.gym4j.server.ServerHost.builder("127.0.0.1", 0).routing(routing).build().start();
   }
 
   public static ScriptedUpstream start() {
