@@ -243,12 +243,13 @@ public final class LoadBenchmark {
     }
   }
 
-  /** What the hold saw: the fewest rollouts in flight once all had started, and the heap used half-way. */
+  /** What the hold saw: the fewest rollouts in flight once all had started, and the most heap they used. */
   private record Hold(int lowest, long heap) {}
 
   /**
    * Samples the rollouts in flight once a second until the end of the hold, from the moment all {@code n}
-   * have started, and measures the heap (after a collection) half-way.
+   * have started, and the live heap (after a full collection) half-way and at the end: state grows as
+   * rollouts move deeper into the stack, so the larger of the two counts.
    */
   private static Hold hold(AtomicInteger inFlight, AtomicInteger peak, int n, long end) throws InterruptedException {
     long halfway = System.nanoTime() + (end - System.nanoTime()) / 2;
@@ -266,7 +267,7 @@ public final class LoadBenchmark {
         heap = usedHeapAfterGc();
       }
     }
-    return new Hold(rampedUp ? lowest : 0, heap < 0 ? usedHeapAfterGc() : heap);
+    return new Hold(rampedUp ? lowest : 0, Math.max(heap, usedHeapAfterGc()));
   }
 
   private static String percentile(List<Long> sorted, double q) {
@@ -292,7 +293,7 @@ public final class LoadBenchmark {
     // the launcher's own JVM options: the AOT cache is only fully used with the options it was made with
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(arg -> arg.startsWith("--enable-native-access") || arg.startsWith("--sun-misc-unsafe")
-            || arg.startsWith("-Djdk.httpclient"))
+            || arg.startsWith("-Djdk.httpclient") || arg.startsWith("-XX:MaxRAMPercentage"))
         .forEach(command::add);
     command.addAll(List.of("-Dgym4j.home=" + options.home(), "-cp", System.getProperty("java.class.path"),
         "dev.gym4j.cli.Main", "run", "--check", "++head_server.port=0",

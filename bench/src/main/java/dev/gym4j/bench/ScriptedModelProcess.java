@@ -50,7 +50,9 @@ public final class ScriptedModelProcess implements AutoCloseable {
         .filter(arg -> arg.startsWith("--enable-native-access") || arg.startsWith("--sun-misc-unsafe")).toList());
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), ScriptedModelProcess.class.getName(),
         Long.toString(latency.toMillis())));
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    // its log, for when a run errors
+    Path log = Path.of(System.getProperty("java.io.tmpdir"), "gym4j-bench-model.log");
+    Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String line = out.readLine();
     if (line == null || !line.startsWith("http")) {

@@ -40,6 +40,8 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new Main());
     // NeMo Gym's +key=value, ++key=value and ~key overrides reach commands as positional arguments
     commandLine.setUnmatchedOptionsArePositionalParams(true);
+    // gym4j bench --only overhead,payload
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(Main::handleError);
     return commandLine;
   }

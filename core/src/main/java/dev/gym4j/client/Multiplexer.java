@@ -100,10 +100,12 @@ final class Multiplexer implements AutoCloseable {
       HttpResponse<byte[]> response = clients[lane].send(request, HttpResponse.BodyHandlers.ofByteArray());
       if (response.version() != HttpClient.Version.HTTP_2) {
         // the connection was closed (by the server, say) after the check: upgrade before the next request
+        LOG.debug("lane {} to {} answered on {}: upgrading again", lane, url.getAuthority(), response.version());
         link.stale();
       }
       return response;
     } catch (IOException e) {
+      LOG.debug("lane {} to {} failed ({}): upgrading again", lane, url.getAuthority(), e.toString());
       link.stale();
       throw e;
     } finally {
@@ -137,6 +139,8 @@ final class Multiplexer implements AutoCloseable {
         }
         CompletableFuture<Boolean> mine = new CompletableFuture<>();
         if (upgrade.compareAndSet(current, mine)) {
+          LOG.debug("upgrading a lane to {} ({})", url.getAuthority(), current == null ? "first or stale"
+              : current.isCompletedExceptionally() ? "the last upgrade failed" : "idle");
           return upgradeNow(client, url, mine);
         }
       }
