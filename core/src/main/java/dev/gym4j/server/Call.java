@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** One request to a gym4j endpoint, as its handler sees it. */
 public final class Call {
   private final ServerRequest request;
-  private final byte[] rawBody;
+  /** Until parsed: a rollout waiting on its model holds its Call for seconds, the bytes need not wait too. */
+  private byte[] rawBody;
   private final String sessionId;
   private final java.util.Map<String, String> responseCookies = new java.util.LinkedHashMap<>();
   private JsonNode body;
@@ -51,6 +52,7 @@ public final class Call {
       }
       try {
         body = Json.parse(rawBody);
+        rawBody = null;
       } catch (JacksonException e) {
         throw new FieldError(List.of(), "JSON decode error: " + e.getOriginalMessage(), "json_invalid");
       }
@@ -61,10 +63,6 @@ public final class Call {
   /** The body, which must be a JSON object. */
   public ObjectNode bodyObject() {
     return Shape.object(body(), List.of());
-  }
-
-  public byte[] rawBody() {
-    return rawBody;
   }
 
   /**

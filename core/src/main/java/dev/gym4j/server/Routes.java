@@ -87,12 +87,11 @@ public final class Routes {
       Object result;
       int status = 200;
       try {
-        byte[] body = readBody(req);
-        if (body == null) {
+        Call call = call(req, sessionId);
+        if (call == null) {
           send(res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
           return;
         }
-        Call call = new Call(req, body, sessionId);
         result = handler.handle(call);
         call.responseCookies().forEach((name, value) -> {
           if (!name.equals(sessionCookie.name())) {
@@ -136,6 +135,15 @@ public final class Routes {
         .tag("method", req.prologue().method().text()).tag("status", String.valueOf(status))
         .publishPercentileHistogram().register(Metrics.REGISTRY)
         .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The call with its body, or null when the body is over the limit. A method of its own, so that no frame
+   * of a handler that waits for seconds keeps the raw bytes once the Call has parsed them.
+   */
+  private Call call(ServerRequest req, String sessionId) {
+    byte[] body = readBody(req);
+    return body == null ? null : new Call(req, body, sessionId);
   }
 
   /** The request body, or null when it is over the limit. */
