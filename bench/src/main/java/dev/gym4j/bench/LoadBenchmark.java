@@ -285,18 +285,14 @@ public final class LoadBenchmark {
 
   /** Figure 3: from JVM start to all servers ready, for a three-server config, in a fresh JVM. */
   boolean startup() throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     Path aot = options.home().resolve("cli/target/dist/gym4j.aot");
+    List<String> jvmOptions = new ArrayList<>();
     if (Files.exists(aot)) {
-      command.addAll(List.of("-XX:AOTCache=" + aot, "-Xlog:aot=off", "-Xlog:cds=off"));
+      jvmOptions.addAll(List.of("-XX:AOTCache=" + aot, "-Xlog:aot=off", "-Xlog:cds=off"));
     }
-    // the launcher's own JVM options: the AOT cache is only fully used with the options it was made with
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(arg -> arg.startsWith("--enable-native-access") || arg.startsWith("--sun-misc-unsafe")
-            || arg.startsWith("-Djdk.httpclient") || arg.startsWith("-XX:MaxRAMPercentage"))
-        .forEach(command::add);
-    command.addAll(List.of("-Dgym4j.home=" + options.home(), "-cp", System.getProperty("java.class.path"),
-        "dev.gym4j.cli.Main", "run", "--check", "++head_server.port=0",
+    jvmOptions.add("-Dgym4j.home=" + options.home());
+    List<String> command = ChildJvm.command(jvmOptions, "dev.gym4j.cli.Main", List.of("run", "--check",
+        "++head_server.port=0",
         "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
         "+policy_base_url=http://127.0.0.1:9/v1", "+policy_api_key=x", "+policy_model_name=x"));
     Pattern ready = Pattern.compile("All (\\d+) servers ready in ([0-9.]+) s");

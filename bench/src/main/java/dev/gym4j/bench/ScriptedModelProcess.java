@@ -3,11 +3,9 @@ package dev.gym4j.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -45,11 +43,9 @@ public final class ScriptedModelProcess implements AutoCloseable {
 
   /** Starts the child with this JVM's java and class path, and waits for its base URL. */
   static ScriptedModelProcess start(Duration latency) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(arg -> arg.startsWith("--enable-native-access") || arg.startsWith("--sun-misc-unsafe")).toList());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ScriptedModelProcess.class.getName(),
-        Long.toString(latency.toMillis())));
+    // a bounded heap of its own (the launcher lets the benchmark's JVM take half the memory; -Xmx wins)
+    List<String> command = ChildJvm.command(List.of("-Xmx4g"), ScriptedModelProcess.class.getName(),
+        List.of(Long.toString(latency.toMillis())));
     // its log, for when a run errors
     Path log = Path.of(System.getProperty("java.io.tmpdir"), "gym4j-bench-model.log");
     Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
