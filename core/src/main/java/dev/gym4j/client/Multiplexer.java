@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
  * <p>The JDK client upgrades to h2c only on a request without a body, and a POST sent while it holds no
  * HTTP/2 connection to the upstream goes out on an HTTP/1.1 socket of its own: with thousands of requests at
  * once, thousands of sockets. So no request goes out on a lane (one client, one connection per upstream)
- * until a {@code GET /} has upgraded it, and the lane is upgraded again when it was found closed or has been
- * idle long enough for the JDK to close it. An upstream that answers the upgrade on HTTP/1.1 does not speak
- * h2c and is handed back to the caller for plain HTTP/1.1.
+ * until a {@code GET /} has upgraded it. The GET is sent again when a request on the lane failed or came back
+ * on HTTP/1.1, and before the next request once the lane has had nothing in flight for half a second: the
+ * JDK may have closed the connection as idle, or the server (restarting, say) may have. On a live connection
+ * the GET is one more stream, a fraction of a millisecond; on a closed one it upgrades a new connection. An
+ * upstream that answers the upgrade on HTTP/1.1 does not speak h2c and is handed back to the caller for
+ * plain HTTP/1.1.
  */
 final class Multiplexer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Multiplexer.class);
@@ -37,6 +40,8 @@ final class Multiplexer implements AutoCloseable {
    * keep one slow reader from holding up every request.
    */
   static final int LANES = 16;
+  /** Quiet time after which a lane is checked before its next request. */
+  private static final Duration RECHECK_AFTER = Duration.ofMillis(500);
 
   private final HttpClient[] clients = new HttpClient[LANES];
   private final Map<String, Link> links = new ConcurrentHashMap<>();
@@ -53,8 +58,8 @@ final class Multiplexer implements AutoCloseable {
    */
   Multiplexer(Duration connectTimeout, Duration deadline, Duration idleTimeout) {
     this.deadline = deadline;
-    // upgrade again well before the JDK's idle timer could have closed the connection
-    this.idleNanos = idleTimeout.toNanos() / 2;
+    // and in any case well before the JDK's idle timer could have closed the connection
+    this.idleNanos = Math.min(RECHECK_AFTER.toNanos(), idleTimeout.toNanos() / 2);
     for (int i = 0; i < LANES; i++) {
       clients[i] = HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_2)

@@ -114,6 +114,21 @@ class ServerClientTest {
     }
   }
 
+  @Test
+  void afterTheServerRestartsOnItsPortCallsAreMultiplexedAgain() throws Exception {
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true));
+        ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      assertThat(burst(multiplexing, callers, 32)).containsOnly("2.0");
+      int port = server.port();
+      server.stop();
+      // the same port, a new server, up a second later: every lane's connection is gone
+      server = ServerHost.serve("upstream", "127.0.0.1", port, 1 << 20, "Upstream___test",
+          routes -> routes.post("/protocol", call -> Map.of("version", call.protocolVersion())));
+      Thread.sleep(1_000);
+      assertThat(burst(multiplexing, callers, 200)).containsOnly("2.0");
+    }
+  }
+
   private static List<String> burst(ServerClient client, ExecutorService callers, int calls) throws Exception {
     List<Future<String>> versions = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
