@@ -44,7 +44,8 @@ final class Multiplexer implements AutoCloseable {
   private static final Duration RECHECK_AFTER = Duration.ofMillis(500);
 
   private final HttpClient[] clients = new HttpClient[LANES];
-  private final Map<String, Link> links = new ConcurrentHashMap<>();
+  /** Per upstream authority, one link per lane. */
+  private final Map<String, Link[]> links = new ConcurrentHashMap<>();
   private final Set<String> authorities = ConcurrentHashMap.newKeySet();
   /** Upstreams that answered an upgrade on HTTP/1.1: they are not asked again. */
   private final Set<String> plain = ConcurrentHashMap.newKeySet();
@@ -92,7 +93,7 @@ final class Multiplexer implements AutoCloseable {
   HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
     int lane = Math.floorMod(next.getAndIncrement(), LANES);
     URI url = request.uri();
-    Link link = links.computeIfAbsent(lane + "@" + url.getAuthority(), key -> new Link());
+    Link link = links.computeIfAbsent(url.getAuthority(), key -> newLinks())[lane];
     if (!link.ready(clients[lane], url)) {
       plain.add(url.getAuthority());
       if (authorities.remove(url.getAuthority())) {
@@ -118,6 +119,14 @@ final class Multiplexer implements AutoCloseable {
         link.idleSince = System.nanoTime();
       }
     }
+  }
+
+  private Link[] newLinks() {
+    Link[] lanes = new Link[LANES];
+    for (int i = 0; i < LANES; i++) {
+      lanes[i] = new Link();
+    }
+    return lanes;
   }
 
   /** One lane's connection to one upstream. */

@@ -50,7 +50,9 @@ public final class ServerClient implements AutoCloseable {
   private final HttpClient http;
   /** For gym4j servers, and upstreams said to speak h2c: HTTP/2 streams on a few shared connections. */
   private final Multiplexer multiplexer;
-  private final Map<String, Semaphore> permits = new ConcurrentHashMap<>();
+  /** Per upstream authority: sockets for HTTP/1.1, streams when multiplexed. */
+  private final Map<String, Semaphore> socketPermits = new ConcurrentHashMap<>();
+  private final Map<String, Semaphore> streamPermits = new ConcurrentHashMap<>();
 
   public ServerClient(ServerDirectory directory, ClientSettings settings) {
     this.directory = directory;
@@ -149,8 +151,9 @@ public final class ServerClient implements AutoCloseable {
   private HttpResponse<byte[]> sendOnce(HttpRequest request) throws IOException {
     String authority = request.uri().getAuthority();
     boolean multiplexed = multiplexer.carries(authority);
-    Semaphore permit = permits.computeIfAbsent((multiplexed ? "h2 " : "") + authority, key -> new Semaphore(
-        multiplexed ? settings.maxStreamsPerUpstream() : settings.maxConnectionsPerUpstream(), true));
+    Semaphore permit = multiplexed
+        ? streamPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxStreamsPerUpstream(), true))
+        : socketPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxConnectionsPerUpstream(), true));
     try {
       if (!permit.tryAcquire(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
         throw new HttpTimeoutException("no free connection to " + authority + " within the deadline");
