@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
     description = {"Benchmark the whole stack against a scripted model on this machine.",
         "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'.",
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
-        "and the payload conversion cost, each in a forked JVM after warm-up."})
+        "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "100000", description = "Rollouts to hold in flight (default "
       + "${DEFAULT-VALUE}).")

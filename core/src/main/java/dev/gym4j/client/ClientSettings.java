@@ -17,8 +17,8 @@ import dev.gym4j.config.GlobalConfig;
  * @param maxStreamsPerUpstream multiplexed requests (HTTP/2 streams) in flight to one host:port at once; the
  *     rest queue
  * @param multiplex whether calls between gym4j servers are HTTP/2 streams on a few shared connections
- *     ({@code client_http2}): far fewer sockets and a third of the memory per request in flight or less, for
- *     tens of thousands of rollouts at once, at about half the request rate HTTP/1.1 reaches
+ *     ({@code client_http2}): far fewer sockets and less memory per request in flight, for tens of thousands
+ *     of rollouts at once, at about the request rate HTTP/1.1 reaches
  */
 public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts,
     Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream, int maxStreamsPerUpstream,
