@@ -59,8 +59,8 @@ class AggregateMetricsTest {
   @Test
   void meanRewardOfNeMoGymFixturesMatchesAHandComputation() {
     for (String environment : List.of("math_with_judge", "mcqa", "example_tool_call_multireward", "instruction_following")) {
-      for (Path file : Fixtures.rolloutFiles().stream().filter(f -> f.getParent().getFileName().toString()
-          .equals(environment)).toList()) {
+      for (Path file : Fixtures.rolloutFiles().stream()
+          .filter(f -> f.getParent().equals(Fixtures.environment(environment))).toList()) {
         List<JsonNode> rows = Json.readLines(file);
         double sum = 0;
         for (JsonNode row : rows) {

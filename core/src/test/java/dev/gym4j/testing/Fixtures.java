@@ -4,37 +4,55 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** NeMo Gym's recorded data in {@code shared/fixtures/nemo-gym/}, which sits beside the project root. */
+/**
+ * NeMo Gym's recorded data as this repository carries it: each environment module's {@code data/}
+ * (the task rows, recorded rollouts and materialized inputs its tests need), and, for the environments
+ * gym4j has no module for, their recorded rollouts in {@code core/src/test/data/nemo-gym/<environment>/}.
+ * Nothing here reads outside the project root.
+ */
 public final class Fixtures {
   private Fixtures() {}
 
+  /** Where the recorded data of the environments without a module sit. */
   public static Path nemoGym() {
-    String shared = System.getProperty("gym4j.shared");
-    Path root = shared != null ? Path.of(shared) : Path.of("..", "shared");
-    Path dir = root.resolve("fixtures").resolve("nemo-gym").toAbsolutePath().normalize();
+    return projectRoot().resolve("core/src/test/data/nemo-gym");
+  }
+
+  /** The folder holding an environment's recorded data: its module's data/, or core's copy. */
+  public static Path environment(String name) {
+    Path module = projectRoot().resolve("environments").resolve(name).resolve("data");
+    Path dir = Files.isDirectory(module) ? module : nemoGym().resolve(name);
     if (!Files.isDirectory(dir)) {
-      throw new IllegalStateException("NeMo Gym fixtures not found at " + dir + ": shared/ must sit beside the project");
+      throw new IllegalStateException("no recorded NeMo Gym data for " + name + " in " + module + " or " + dir);
     }
     return dir;
   }
 
-  public static Path environment(String name) {
-    return nemoGym().resolve(name);
-  }
-
-  /** Every recorded rollout file: {@code *rollouts*.jsonl} except materialized inputs. */
+  /** Every recorded rollout file in the repository: {@code *rollouts*.jsonl} except materialized inputs. */
   public static List<Path> rolloutFiles() {
-    try (Stream<Path> files = Files.walk(nemoGym(), 2)) {
-      return files.filter(file -> {
-        String name = file.getFileName().toString();
-        return name.endsWith(".jsonl") && name.contains("rollouts") && !name.contains("materialized_inputs");
-      }).sorted().toList();
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> modules = Files.list(projectRoot().resolve("environments"));
+         Stream<Path> others = Files.list(nemoGym())) {
+      for (Path dir : Stream.concat(modules.map(module -> module.resolve("data")), others).toList()) {
+        if (Files.isDirectory(dir)) {
+          try (Stream<Path> inDir = Files.list(dir)) {
+            inDir.filter(Fixtures::isRolloutFile).forEach(files::add);
+          }
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return files.stream().sorted().toList();
+  }
+
+  private static boolean isRolloutFile(Path file) {
+    String name = file.getFileName().toString();
+    return name.endsWith(".jsonl") && name.contains("rollouts") && !name.contains("materialized_inputs");
   }
 
   /** The project's root directory. */

@@ -36,7 +36,7 @@ class FixtureRoundTripTest {
         if (recorded == null || recorded.isNull()) {
           continue;
         }
-        Response response = Response.of(recorded, List.of(file.getParent().getFileName() + ":" + line, "response"));
+        Response response = Response.of(recorded, List.of(Fixtures.projectRoot().relativize(file) + ":" + line, "response"));
         String written = Json.write(response);
         assertThat(Json.parse(written)).as("%s line %d", file, line).isEqualTo(Json.parse(Json.write(recorded)));
         assertThat(Json.parse(written)).as("%s line %d", file, line).isEqualTo(Json.parse(text).get("response"));

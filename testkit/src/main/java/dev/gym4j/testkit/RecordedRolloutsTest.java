@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Conformance with NeMo Gym for one environment: every rollout NeMo Gym recorded (the files in the
- * module's {@code src/test/resources/fixtures/}) gets the recorded reward, and recorded reward components,
+ * module's {@code data/}, where NeMo Gym keeps them) gets the recorded reward, and recorded reward components,
  * from our {@code /verify}, and again when the recorded model turns are replayed through the live agent
  * loop with the tools executed by our server.
  *
@@ -101,7 +101,7 @@ public abstract class RecordedRolloutsTest {
   }
 
   protected static Path fixture(String name) {
-    return Path.of("src", "test", "resources", "fixtures", name);
+    return Path.of("data", name);
   }
 
   @TestFactory
