@@ -14,17 +14,20 @@ import dev.gym4j.config.GlobalConfig;
 import dev.gym4j.config.ServerInstance;
 import dev.gym4j.config.ServerKind;
 import dev.gym4j.json.Json;
-import dev.gym4j.json.Shape;
+import dev.gym4j.model.Recording;
 import dev.gym4j.run.Deployment;
 import dev.gym4j.server.Implementations;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * An environment from its own {@code config.yaml}, with its agent and an {@code openai_model} whose backend
- * is a {@link ScriptedUpstream}, for conformance tests against NeMo Gym's recorded rollouts:
- * {@link #verify} re-verifies a recorded rollout (its tool calls replayed in one session first), and
- * {@link #replay} runs it again through the live agent loop with the model answering as recorded.
+ * An environment from its own {@code config.yaml}, with its agent and a model, for conformance tests
+ * against NeMo Gym's recorded rollouts. {@link #start} gives it an {@code openai_model} whose backend is a
+ * {@link ScriptedUpstream} (for judges and hand-written turns); {@link #replaying} gives it
+ * {@code replay_model} over recorded rollouts files. {@link #verify} re-verifies a recorded rollout (its
+ * tool calls replayed in one session first), and {@link #replay} runs it again through the live agent loop
+ * with the replay model answering as recorded.
  */
 public final class EnvironmentHarness implements AutoCloseable {
   private final ScriptedUpstream model = ScriptedUpstream.start();
@@ -32,11 +35,15 @@ public final class EnvironmentHarness implements AutoCloseable {
   private final String resources;
   private final String agent;
 
-  private EnvironmentHarness(String environment, List<String> overrides) {
-    List<String> arguments = new ArrayList<>(List.of(
-        "+config_paths=[models/configs/openai_model.yaml,environments/" + environment + "/config.yaml]",
-        "++head_server.port=0", "+policy_base_url=" + model.baseUrl(), "+policy_api_key=x",
-        "+policy_model_name=recorded"));
+  private EnvironmentHarness(String environment, List<String> modelArguments, List<String> overrides) {
+    List<String> arguments = new ArrayList<>(modelArguments);
+    arguments.add("+config_paths=[models/configs/" + (modelArguments.isEmpty() ? "openai_model" : "replay_model")
+        + ".yaml,environments/" + environment + "/config.yaml]");
+    arguments.add("++head_server.port=0");
+    if (modelArguments.isEmpty()) {
+      arguments.addAll(List.of("+policy_base_url=" + model.baseUrl(), "+policy_api_key=x",
+          "+policy_model_name=recorded"));
+    }
     arguments.addAll(overrides);
     GlobalConfig config = new ConfigLoader(List.of(projectRoot()), Map.of()).load(arguments);
     deployment = Deployment.start(config, Implementations.load(), Set.of());
@@ -44,8 +51,18 @@ public final class EnvironmentHarness implements AutoCloseable {
     agent = first(config, ServerKind.AGENT);
   }
 
+  /** The environment with a scripted model ({@link #model()}). */
   public static EnvironmentHarness start(String environment, String... overrides) {
-    return new EnvironmentHarness(environment, List.of(overrides));
+    return new EnvironmentHarness(environment, List.of(), List.of(overrides));
+  }
+
+  /** The environment with {@code replay_model} answering from the given rollouts files. */
+  public static EnvironmentHarness replaying(String environment, List<Path> recordings, String... overrides) {
+    StringBuilder paths = new StringBuilder();
+    for (Path recording : recordings) {
+      paths.append(paths.isEmpty() ? "" : ",").append(recording.toAbsolutePath());
+    }
+    return new EnvironmentHarness(environment, List.of("+policy_recordings=[" + paths + "]"), List.of(overrides));
   }
 
   public static Path projectRoot() {
@@ -78,7 +95,7 @@ public final class EnvironmentHarness implements AutoCloseable {
   public JsonNode verify(JsonNode recorded) {
     ObjectNode row = task(recorded);
     Map<String, String> cookies = new HashMap<>(post("/seed_session", row, Map.of()).cookies());
-    for (JsonNode item : outputItems(recorded.get("response"))) {
+    for (JsonNode item : new Recording("verify", recorded).output()) {
       if ("function_call".equals(item.path("type").asString(""))) {
         JsonNode arguments;
         try {
@@ -98,9 +115,11 @@ public final class EnvironmentHarness implements AutoCloseable {
     return reply.json();
   }
 
-  /** The /run result of the recorded rollout replayed through the live agent loop. */
+  /**
+   * The /run result of the recorded rollout's task replayed through the live agent loop; on a harness
+   * made by {@link #replaying} whose recordings hold it, the model answers as recorded.
+   */
   public JsonNode replay(JsonNode recorded) {
-    Replay.turns(outputItems(recorded.get("response"))).forEach(model::enqueue);
     HttpReply reply = client().post(agent, "/run", task(recorded), Map.of());
     if (reply.status() != 200) {
       throw new AssertionError("run answered " + reply.status() + ": " + reply.text());
@@ -118,9 +137,9 @@ public final class EnvironmentHarness implements AutoCloseable {
     Map<String, String> cookies = new HashMap<>(post("/reset", row, Map.of()).cookies());
     double total = 0;
     JsonNode step = Json.object();
-    for (Answer turn : Replay.turns(outputItems(recorded.get("response")))) {
+    for (ArrayNode turn : new Recording("episode", recorded).turns()) {
       ObjectNode response = ((ObjectNode) recorded.get("response")).deepCopy();
-      response.set("output", turn.items);
+      response.set("output", turn);
       ObjectNode request = row.deepCopy();
       request.set("response", response);
       HttpReply reply = post("/step", request, cookies);
@@ -147,65 +166,14 @@ public final class EnvironmentHarness implements AutoCloseable {
     return model;
   }
 
-  private static JsonNode outputItems(JsonNode response) {
-    JsonNode output = response.path("output");
-    if (response.path("contains_transitions").asBoolean(false) && !output.isEmpty()) {
-      return output.get(output.size() - 1);
-    }
-    return output;
-  }
-
   /** The task row of a recorded rollout: everything but what the rollout and verify added. */
   private static ObjectNode task(JsonNode recorded) {
-    ObjectNode row = ((ObjectNode) recorded).deepCopy();
-    row.remove(List.of("response", "reward", "reward_components", "_ng_task_index", "_ng_rollout_index"));
-    return row;
+    return new Recording("task", recorded).task();
   }
 
-  /**
-   * Recorded rollouts joined with their task rows where the rollouts lack task fields (older NeMo Gym
-   * files): a task row matches when its prompt text equals the rollout's.
-   */
+  /** Recorded rollouts joined with their task rows where the rollouts lack task fields (older NeMo Gym files). */
   public static List<JsonNode> joined(List<JsonNode> rollouts, List<JsonNode> tasks) {
-    Map<String, JsonNode> byPrompt = new HashMap<>();
-    Map<Long, JsonNode> byIndex = new HashMap<>();
-    for (JsonNode task : tasks) {
-      byPrompt.put(promptText(task), task);
-      if (task.path("_ng_task_index").isIntegralNumber()) {
-        byIndex.put(task.get("_ng_task_index").asLong(), task);
-      }
-    }
-    List<JsonNode> out = new ArrayList<>();
-    for (JsonNode rollout : rollouts) {
-      ObjectNode joined = ((ObjectNode) rollout).deepCopy();
-      JsonNode indexed = byIndex.get(rollout.path("_ng_task_index").asLong(-1));
-      if (indexed != null) {
-        // materialized inputs are the rows exactly as sent: they win over what the rollout echoes
-        joined.set("responses_create_params", indexed.get("responses_create_params"));
-      }
-      JsonNode task = indexed != null ? indexed : byPrompt.get(promptText(rollout));
-      if (task != null) {
-        for (var field : task.properties()) {
-          if (!joined.has(field.getKey())) {
-            joined.set(field.getKey(), field.getValue());
-          }
-        }
-      }
-      out.add(joined);
-    }
-    return out;
-  }
-
-  static String promptText(JsonNode row) {
-    JsonNode input = row.path("responses_create_params").path("input");
-    if (input.isString()) {
-      return input.stringValue();
-    }
-    StringBuilder text = new StringBuilder();
-    for (JsonNode item : input) {
-      text.append(Shape.contentText(item.get("content"))).append('\u0000');
-    }
-    return text.toString();
+    return Recording.joined(rollouts, tasks);
   }
 
   @Override

@@ -12,24 +12,31 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import dev.gym4j.json.Json;
+import dev.gym4j.model.Recording;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Conformance with NeMo Gym for one environment: every rollout NeMo Gym recorded (the files in the
  * module's {@code data/}, where NeMo Gym keeps them) gets the recorded reward, and recorded reward components,
- * from our {@code /verify}, and again when the recorded model turns are replayed through the live agent
- * loop with the tools executed by our server.
+ * from our {@code /verify}, and again when the recorded rollouts are replayed through the live agent loop:
+ * {@code replay_model} answers each model call with the recorded turn, and our server runs the tools.
  *
  * <p>A subclass names the environment and may leave rows out of one check, saying why.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class RecordedRolloutsTest {
+  private static final String EXAMPLE_ROLLOUTS = "example_rollouts.jsonl";
+  /** gym4j's task rows for replaying {@code example_rollouts.jsonl}, where the recording lacks fields. */
+  public static final String REPLAY_INPUTS = "example_rollouts_replay_inputs.jsonl";
   private EnvironmentHarness harness;
+  private EnvironmentHarness replaying;
 
   protected abstract String environment();
 
@@ -75,11 +82,14 @@ public abstract class RecordedRolloutsTest {
   @BeforeAll
   void start() {
     harness = EnvironmentHarness.start(environment(), overrides());
+    replaying = EnvironmentHarness.replaying(environment(), rolloutFiles().stream().map(RecordedRolloutsTest::fixture)
+        .toList(), overrides());
   }
 
   @AfterAll
   void stop() {
     harness.close();
+    replaying.close();
   }
 
   protected EnvironmentHarness harness() {
@@ -104,6 +114,39 @@ public abstract class RecordedRolloutsTest {
     return Path.of("data", name);
   }
 
+  /**
+   * {@code gym4j eval} without a model replays {@code example_rollouts.jsonl} with, as input, the task row of
+   * each recording. Where {@link #prepare} must add what NeMo Gym's recording lacks (a stacked deck, a
+   * derived ground truth), those rows ship as {@code data/example_rollouts_replay_inputs.jsonl}; this checks
+   * they are exactly the rows this test replays. Run with {@code -Dgym4j.writeReplayInputs=true} to rewrite it.
+   */
+  @Test
+  void theShippedReplayInputsAreTheRowsThisTestReplays() throws IOException {
+    if (!rolloutFiles().contains(EXAMPLE_ROLLOUTS)) {
+      return;
+    }
+    Path taskPath = fixture(taskFile(EXAMPLE_ROLLOUTS));
+    List<JsonNode> tasks = Files.exists(taskPath) ? Json.readLines(taskPath) : List.of();
+    List<JsonNode> rows = new ArrayList<>();
+    boolean prepared = false;
+    for (JsonNode joined : EnvironmentHarness.joined(Json.readLines(fixture(EXAMPLE_ROLLOUTS)), tasks)) {
+      JsonNode ready = prepare(joined);
+      prepared |= !ready.equals(joined);
+      ObjectNode task = new Recording("replay", ready).task();
+      task.remove("agent_ref");
+      rows.add(task);
+    }
+    Path file = fixture(REPLAY_INPUTS);
+    if (prepared && Boolean.getBoolean("gym4j.writeReplayInputs")) {
+      Files.write(file, rows.stream().map(Json::write).toList());
+    }
+    if (prepared) {
+      assertThat(Json.readLines(file)).as(file + " (regenerate with -Dgym4j.writeReplayInputs=true)").isEqualTo(rows);
+    } else {
+      assertThat(file).as("only environments whose test prepares rows ship replay inputs").doesNotExist();
+    }
+  }
+
   @TestFactory
   Stream<DynamicTest> verifyGivesTheRecordedRewards() {
     return recorded().stream().map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
@@ -115,7 +158,7 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> replayThroughTheAgentReachesTheRecordedRewards() {
     return recorded().stream().filter(row -> replayable(row.json()))
-        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> assertReward(row, harness.replay(row.json()))));
+        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> assertReward(row, replaying.replay(row.json()))));
   }
 
   private void assertReward(Recorded row, JsonNode verdict) {

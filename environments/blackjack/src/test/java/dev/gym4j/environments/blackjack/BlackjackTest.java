@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.testkit.RecordedRolloutsTest;
@@ -14,8 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * NeMo Gym deals from an unseeded generator, so each recorded game is replayed from a stacked deck
- * rebuilt from the recorded hands. When the player went bust the dealer's cards were never recorded and do
- * not change the outcome; they are dealt as twos.
+ * rebuilt from the recorded hands. When the player went bust the dealer's hand was never recorded and does
+ * not change the outcome: the card the dealer showed is read from the recorded first observation (the
+ * replay model checks that conversation), and the hidden one is dealt as a two.
  */
 class BlackjackTest extends RecordedRolloutsTest {
   @Override
@@ -38,7 +41,7 @@ class BlackjackTest extends RecordedRolloutsTest {
     ObjectNode row = ((ObjectNode) recorded).deepCopy();
     List<String> player = cards(recorded.at("/info/player").asString());
     List<String> dealer = recorded.at("/info/dealer").isString() ? cards(recorded.at("/info/dealer").asString())
-        : List.of("2", "2");
+        : List.of(dealerShown(recorded.at("/response/id").asString()), "2");
     List<String> deck = new ArrayList<>(player.subList(0, 2));
     deck.addAll(dealer.subList(0, 2));
     deck.addAll(player.subList(2, player.size()));
@@ -46,6 +49,22 @@ class BlackjackTest extends RecordedRolloutsTest {
     row.set("deck", Json.toTree(deck));
     return row;
   }
+
+  /** The dealer's face-up card in the recorded first observation of the rollout whose response has this id. */
+  private static String dealerShown(String responseId) {
+    for (JsonNode rollout : Json.readLines(fixture("example_rollouts.jsonl"))) {
+      if (rollout.at("/response/id").asString("").equals(responseId)) {
+        JsonNode input = rollout.at("/responses_create_params/input");
+        Matcher shown = DEALER_SHOWS.matcher(input.get(input.size() - 1).get("content").asString());
+        if (shown.find()) {
+          return shown.group(1);
+        }
+      }
+    }
+    throw new AssertionError("no recorded observation for response " + responseId);
+  }
+
+  private static final Pattern DEALER_SHOWS = Pattern.compile("Dealer shows: (\\w+)");
 
   private static List<String> cards(String hand) {
     return List.of(hand.substring(1, hand.length() - 1).split(", "));
