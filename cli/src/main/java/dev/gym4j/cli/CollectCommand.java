@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import dev.gym4j.client.ClientSettings;
@@ -82,6 +83,7 @@ final class CollectCommand implements Callable<Integer> {
         config.get("responses_create_params").filter(JsonNode::isObject).map(n -> (ObjectNode) n).orElse(Json.object()),
         maxAttempts != null ? maxAttempts : number(config, "max_rollout_attempts", CollectOptions.DEFAULT_MAX_ATTEMPTS));
     URI headUrl = head != null ? head : URI.create("http://" + config.headHost() + ":" + config.headPort());
+    preflight(headUrl, options.agent());
     ClientSettings settings = ClientSettings.from(config).withRequestTimeout(RUN_TIMEOUT);
     try (ServerClient client = new ServerClient(new HeadDirectory(headUrl), settings)) {
       RolloutCollector.Summary summary = new RolloutCollector(options, client, System.err,
@@ -89,6 +91,23 @@ final class CollectCommand implements Callable<Integer> {
       Reports.printSummary(spec.commandLine().getOut(), summary, options);
       return summary.failed() > 0 ? 1 : 0;
     }
+  }
+
+  /**
+   * The head server answers and knows the agent, and the agent answers: checked once, so a deployment that
+   * is not there stops the command with one line instead of failing every rollout.
+   */
+  private static void preflight(URI headUrl, String agent) {
+    Map<String, URI> instances = Preflight.head(headUrl);
+    if (agent == null) {
+      return;
+    }
+    URI agentUrl = instances.get(agent);
+    if (agentUrl == null) {
+      throw new ConfigException("no agent named " + agent + " at the head server " + headUrl + "; running there: "
+          + (instances.isEmpty() ? "nothing" : String.join(", ", instances.keySet())));
+    }
+    Preflight.agent(agentUrl, agent);
   }
 
   private static String text(GlobalConfig config, String key) {

@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code gym4j eval --env NAME}: the environment, its agent and {@code policy_model} in this JVM, a
@@ -34,7 +35,9 @@ import tools.jackson.databind.JsonNode;
     description = {"Evaluate a model on an environment and print its metrics.",
         "Starts the environment's servers, collects rollouts on its example data, prints the metrics and stops.",
         "The model comes from --model-url/--model/--api-key or from env.yaml",
-        "(policy_base_url, policy_model_name, policy_api_key)."})
+        "(policy_base_url, policy_model_name, policy_api_key). Without one, replay_model answers with the turns",
+        "recorded in the environment's data/example_rollouts.jsonl (tools and verify run for real).",
+        "Each model call may take up to client_request_timeout_seconds (default 600) before it fails."})
 final class EvalCommand implements Callable<Integer> {
   static final String NO_MODEL = "no model configured: give --model-url URL --model NAME [--api-key KEY], or set "
       + "policy_base_url, policy_model_name and policy_api_key in env.yaml";
@@ -83,12 +86,61 @@ final class EvalCommand implements Callable<Integer> {
     GlobalConfig local = loader.load(arguments);
     boolean hasUrl = modelUrl != null || local.get("policy_base_url").filter(JsonNode::isString).isPresent();
     boolean hasModel = model != null || local.get("policy_model_name").filter(JsonNode::isString).isPresent();
-    if (!hasUrl || !hasModel) {
+    boolean replay = !hasUrl && !hasModel;
+    if (!replay && (!hasUrl || !hasModel)) {
       throw new ConfigException(NO_MODEL);
     }
-    arguments.add("+config_paths=[models/configs/" + modelType + ".yaml," + envConfig + "]");
+    Path recordings = replay ? RecordedReplay.locate(environment) : null;
+    if (replay) {
+      arguments.add("+config_paths=[models/configs/replay_model.yaml," + envConfig + "]");
+      arguments.add("++policy_recordings=[" + recordings + "]");
+    } else {
+      arguments.add("+config_paths=[models/configs/" + modelType + ".yaml," + envConfig + "]");
+      addModelArguments(arguments, local);
+    }
+    GlobalConfig config = loadEnvironment(loader, arguments);
+    ServerInstance agent = agentOf(config);
+    Path input = exampleData(config, agent);
+    Path rollouts = output != null ? output : Path.of("results", environment + ".jsonl");
+    var out = spec.commandLine().getOut();
+    RecordedReplay recorded = null;
+    if (replay) {
+      recorded = RecordedReplay.of(recordings, input);
+      input = recorded.writeTasks(beside(rollouts, "replay_tasks.jsonl"));
+      out.println(recorded.describe());
+    } else {
+      Preflight.modelEndpoint(text(config, "policy_base_url"), text(config, "policy_api_key"));
+    }
+    ObjectNode params = config.get("responses_create_params").filter(JsonNode::isObject).map(n -> (ObjectNode) n)
+        .orElse(null);
+    CollectOptions options = new CollectOptions(agent.name(), input, rollouts, repeats, parallel, limit, false, params,
+        CollectOptions.DEFAULT_MAX_ATTEMPTS);
+    try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
+      out.printf("%s: %d servers ready in %.2f s; model %s%n", environment, deployment.servers().size() + 1,
+          Deployment.sinceJvmStart().toMillis() / 1000.0, replay ? "replay_model (recorded turns)"
+              : text(config, "policy_model_name") + " at " + text(config, "policy_base_url"));
+      out.flush();
+      ClientSettings settings = ClientSettings.from(config).withRequestTimeout(CollectCommand.RUN_TIMEOUT);
+      try (ServerClient client = new ServerClient(deployment.directory(), settings)) {
+        Preflight.agent(deployment.directory().find(agent.name()).orElseThrow(), agent.name());
+        RolloutCollector.Summary summary = new RolloutCollector(options, client, System.err,
+            Terminal.isInteractive()).collect();
+        Reports.printSummary(out, summary, options);
+        if (recorded != null) {
+          out.println(recorded.compare(rollouts));
+          out.flush();
+        }
+        return summary.failed() > 0 ? 1 : 0;
+      }
+    }
+  }
+
+  private void addModelArguments(List<String> arguments, GlobalConfig local) {
     if (modelUrl != null) {
+      Preflight.baseUrl("--model-url", modelUrl);
       arguments.add("++policy_base_url=" + modelUrl);
+    } else {
+      Preflight.baseUrl("policy_base_url", text(local, "policy_base_url"));
     }
     if (model != null) {
       arguments.add("++policy_model_name=" + model);
@@ -98,26 +150,17 @@ final class EvalCommand implements Callable<Integer> {
     } else if (local.get("policy_api_key").isEmpty()) {
       arguments.add("++policy_api_key=EMPTY");
     }
-    GlobalConfig config = loadEnvironment(loader, arguments);
-    ServerInstance agent = agentOf(config);
-    Path input = exampleData(config, agent);
-    Path rollouts = output != null ? output : Path.of("results", environment + ".jsonl");
-    CollectOptions options = new CollectOptions(agent.name(), input, rollouts, repeats, parallel, limit, false, null,
-        CollectOptions.DEFAULT_MAX_ATTEMPTS);
-    var out = spec.commandLine().getOut();
-    try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
-      out.printf("%s: %d servers ready in %.2f s; model %s at %s%n", environment, deployment.servers().size() + 1,
-          Deployment.sinceJvmStart().toMillis() / 1000.0, config.get("policy_model_name").map(JsonNode::asString)
-              .orElse("?"), config.get("policy_base_url").map(JsonNode::asString).orElse("?"));
-      out.flush();
-      ClientSettings settings = ClientSettings.from(config).withRequestTimeout(CollectCommand.RUN_TIMEOUT);
-      try (ServerClient client = new ServerClient(deployment.directory(), settings)) {
-        RolloutCollector.Summary summary = new RolloutCollector(options, client, System.err,
-            Terminal.isInteractive()).collect();
-        Reports.printSummary(out, summary, options);
-        return summary.failed() > 0 ? 1 : 0;
-      }
-    }
+  }
+
+  private static String text(GlobalConfig config, String key) {
+    return config.get(key).map(JsonNode::asString).orElse("?");
+  }
+
+  /** {@code results/x.jsonl} → {@code results/x_<suffix>}. */
+  private static Path beside(Path output, String suffix) {
+    String name = output.getFileName().toString();
+    String stem = name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
+    return output.resolveSibling(stem + "_" + suffix);
   }
 
   private GlobalConfig loadEnvironment(ConfigLoader loader, List<String> arguments) {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
     versionProvider = Main.Version.class,
     description = "NeMo Gym for the JVM: RL environments for LLMs, scored rollouts, training data.",
     subcommands = {EvalCommand.class, RunCommand.class, ServeCommand.class, CollectCommand.class, MetricsCommand.class,
-        DataCommand.class, InitCommand.class, TestCommand.class, BenchCommand.class,
+        DataCommand.class, ReverifyCommand.class, InitCommand.class, TestCommand.class, BenchCommand.class,
         ConfigCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
   /** Exit status for a configuration or input error the user can fix. */

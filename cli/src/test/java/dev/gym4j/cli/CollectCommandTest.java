@@ -2,6 +2,9 @@ package dev.gym4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +38,36 @@ class CollectCommandTest {
       assertThat(stack.model.received()).allSatisfy(request ->
           assertThat(request.body().get("temperature").asDouble()).isEqualTo(0.3));
       assertThat(command.out()).contains("6 rollouts: 0 already done, 6 succeeded, 0 failed");
+    }
+  }
+
+  @Test
+  void aHeadServerThatIsNotThereIsOneLineAndNoRolloutIsTried() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    CapturedCommand command = new CapturedCommand();
+    Path output = dir.resolve("rollouts.jsonl");
+    int status = command.run("collect", "--head", "http://127.0.0.1:" + port, "--agent", WeatherStack.AGENT,
+        "--input", Fixtures.projectRoot().resolve("environments/example_single_tool_call/data/example.jsonl").toString(),
+        "--output", output.toString());
+    assertThat(status).isNotZero();
+    assertThat(command.err().strip()).isEqualTo("error: the head server http://127.0.0.1:" + port + " cannot be "
+        + "reached: nothing listens at 127.0.0.1:" + port);
+    assertThat(Files.exists(output)).isFalse();
+  }
+
+  @Test
+  void anAgentTheDeploymentDoesNotRunIsOneLineNamingThoseItDoes() {
+    CapturedCommand command = new CapturedCommand();
+    try (WeatherStack stack = new WeatherStack(Duration.ZERO)) {
+      int status = command.run("collect", "--head", stack.deployment.head().url().toString(), "--agent", "no_such_agent",
+          "--input", Fixtures.projectRoot().resolve("environments/example_single_tool_call/data/example.jsonl")
+              .toString(), "--output", dir.resolve("rollouts.jsonl").toString());
+      assertThat(status).isNotZero();
+      assertThat(command.err().strip()).startsWith("error: no agent named no_such_agent at the head server ")
+          .contains(WeatherStack.AGENT).doesNotContain("\n");
     }
   }
 }

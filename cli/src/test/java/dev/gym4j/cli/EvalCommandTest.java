@@ -2,8 +2,13 @@ package dev.gym4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.testing.Fixtures;
@@ -14,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /** {@code gym4j eval}, the main job, in-process against a scripted model. */
 class EvalCommandTest {
@@ -58,9 +64,89 @@ class EvalCommandTest {
   }
 
   @Test
-  void withoutAModelItSaysSoInOneLine() {
-    assertThat(run("eval", "--env", "example_single_tool_call")).isEqualTo(Main.USAGE_ERROR);
+  void halfAModelSaysWhatIsMissingInOneLine() {
+    assertThat(run("eval", "--env", "example_single_tool_call", "--model-url", "http://127.0.0.1:9/v1"))
+        .isEqualTo(Main.USAGE_ERROR);
     assertThat(command.err().strip()).isEqualTo("error: " + EvalCommand.NO_MODEL);
+  }
+
+  /**
+   * The README's first command on every shipped environment: with no model, replay_model answers from the
+   * environment's data/example_rollouts.jsonl and every rollout gets the reward NeMo Gym recorded.
+   */
+  @Test
+  void withoutAModelEveryShippedEnvironmentReplaysItsRecordingsToTheRecordedRewards() throws Exception {
+    List<String> environments;
+    try (Stream<Path> dirs = Files.list(Fixtures.projectRoot().resolve("environments"))) {
+      environments = dirs.filter(d -> Files.exists(d.resolve("config.yaml"))).map(d -> d.getFileName().toString())
+          .sorted().toList();
+    }
+    assertThat(environments).hasSizeGreaterThanOrEqualTo(18);
+    for (String environment : environments) {
+      CapturedCommand eval = new CapturedCommand();
+      Path output = dir.resolve(environment + ".jsonl");
+      int status = eval.run("eval", "--env", environment, "--output", output.toString());
+      assertThat(status).as(environment + ":\n" + eval.out() + eval.err()).isZero();
+      assertThat(eval.out()).as(environment).contains("no model configured: replaying",
+          "example_rollouts.jsonl", "replay_model");
+      List<JsonNode> recorded = Json.readLines(Fixtures.environment(environment).resolve("example_rollouts.jsonl"));
+      List<JsonNode> replayed = Json.readLines(output);
+      assertThat(replayed).as(environment).hasSize(recorded.size());
+      for (JsonNode rollout : replayed) {
+        int line = rollout.get("_ng_task_index").asInt() + 1;
+        // McqaTest: line 3's "\boxed{\nC: ...}" reads as C under NeMo Gym's current rule; 2025's regex gave 0
+        double expected = environment.equals("mcqa") && line == 3 ? 1.0 : recorded.get(line - 1).get("reward")
+            .asDouble();
+        assertThat(rollout.get("reward").asDouble()).as("%s line %d", environment, line).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aModelUrlWithoutASchemeIsOneLine() {
+    assertThat(run("eval", "--env", "example_single_tool_call", "--model-url", "127.0.0.1:8000/v1", "--model", "m"))
+        .isEqualTo(Main.USAGE_ERROR);
+    assertThat(command.err().strip()).isEqualTo("error: --model-url 127.0.0.1:8000/v1 needs an http:// or https:// "
+        + "scheme and a host, e.g. http://127.0.0.1:8000/v1");
+  }
+
+  @Test
+  void aModelEndpointWhereNothingListensIsOneLine() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    assertThat(run("eval", "--env", "example_single_tool_call", "--model-url", "http://127.0.0.1:" + port + "/v1",
+        "--model", "m", "--output", dir.resolve("none.jsonl").toString())).isNotZero();
+    assertThat(command.err().strip()).isEqualTo("error: the model endpoint http://127.0.0.1:" + port + "/v1 cannot "
+        + "be reached: nothing listens at 127.0.0.1:" + port);
+    assertThat(Files.exists(dir.resolve("none.jsonl"))).isFalse();
+  }
+
+  @Test
+  void aModelEndpointThatAcceptsAndNeverAnswersIsOneLineAtTheProbeDeadline() throws Exception {
+    Preflight.probeTimeout = Duration.ofMillis(500);
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      // the backlog accepts connections; nobody ever reads or answers
+      String url = "http://127.0.0.1:" + silent.getLocalPort() + "/v1";
+      assertThat(run("eval", "--env", "example_single_tool_call", "--model-url", url, "--model", "m")).isNotZero();
+      assertThat(command.err().strip()).isEqualTo("error: the model endpoint " + url + " accepted the connection but "
+          + "did not answer within 0.5 s");
+    } finally {
+      Preflight.probeTimeout = Preflight.PROBE_TIMEOUT;
+    }
+  }
+
+  @Test
+  void aTemperatureOverrideIsSentToTheModel() throws Exception {
+    try (ScriptedUpstream model = ScriptedUpstream.start()) {
+      model.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}"), "Cold."));
+      int status = run("eval", "--env", "example_single_tool_call", "--model-url", model.baseUrl(), "--model", "m",
+          "--limit", "1", "--output", dir.resolve("t.jsonl").toString(), "+responses_create_params.temperature=0.6");
+      assertThat(status).as(command.err()).isZero();
+      assertThat(model.received()).isNotEmpty().allSatisfy(request ->
+          assertThat(request.body().get("temperature").asDouble()).isEqualTo(0.6));
+    }
   }
 
   @Test

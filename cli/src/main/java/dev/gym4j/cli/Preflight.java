@@ -1,0 +1,133 @@
+package dev.gym4j.cli;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.gym4j.config.ConfigException;
+import dev.gym4j.json.Json;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Checks made once before a collection starts, so a wrong URL, an endpoint where nothing listens or one
+ * that never answers stops the command with one line naming the problem instead of failing every rollout
+ * (NeMo Gym added such a check after users hit hangs). Each check has a deadline of a few seconds.
+ */
+final class Preflight {
+  /** How long a probe may take: a healthy endpoint answers a GET at once, even while busy generating. */
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+  /** {@link #PROBE_TIMEOUT}, shortened by tests that wait for an endpoint that never answers. */
+  static volatile Duration probeTimeout = PROBE_TIMEOUT;
+
+  private Preflight() {}
+
+  /** A model base URL must be absolute http(s) with a host, e.g. {@code http://127.0.0.1:8000/v1}. */
+  static URI baseUrl(String option, String value) {
+    if (!value.contains("://")) {
+      throw new ConfigException(option + " " + withoutUserInfo(value) + " needs an http:// or https:// scheme and a "
+          + "host, e.g. http://" + withoutUserInfo(value.strip()));
+    }
+    URI uri;
+    try {
+      uri = new URI(value.strip());
+    } catch (URISyntaxException e) {
+      throw new ConfigException(option + " " + withoutUserInfo(value) + " is not a URL: " + e.getReason());
+    }
+    String scheme = uri.getScheme();
+    if (scheme == null || uri.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
+      throw new ConfigException(option + " " + withoutUserInfo(value) + " needs an http:// or https:// scheme and "
+          + "a host, e.g. http://localhost:8000/v1");
+    }
+    return uri;
+  }
+
+  /**
+   * The model endpoint answers an HTTP request ({@code GET <base>/models}; any status counts: the point is
+   * that something listens and answers in time).
+   */
+  static void modelEndpoint(String base, String apiKey) {
+    URI url = URI.create(base.endsWith("/") ? base + "models" : base + "/models");
+    Map<String, String> headers = apiKey == null || apiKey.isBlank() ? Map.of()
+        : Map.of("Authorization", "Bearer " + apiKey);
+    probe(url, "the model endpoint " + withoutUserInfo(base), headers);
+  }
+
+  /** The agent answers {@code GET /} without a server error. */
+  static void agent(URI agentUrl, String agent) {
+    HttpResponse<String> reply = probe(agentUrl.resolve("/"), "the agent " + agent + " at " + agentUrl, Map.of());
+    if (reply.statusCode() >= 500) {
+      throw new ConfigException("the agent " + agent + " at " + agentUrl + " answered GET / with "
+          + reply.statusCode());
+    }
+  }
+
+  /** The instances a head server knows ({@code GET /server_instances}): name → URL. */
+  static Map<String, URI> head(URI head) {
+    HttpResponse<String> reply = probe(head.resolve("/server_instances"), "the head server " + head, Map.of());
+    Map<String, URI> instances = new LinkedHashMap<>();
+    try {
+      for (JsonNode instance : Json.parse(reply.body())) {
+        // process_name is the instance's name; name is its implementation, as in NeMo Gym
+        instances.put(instance.path("process_name").asString(""), URI.create(instance.path("url").asString("")));
+      }
+    } catch (RuntimeException e) {
+      instances = null;
+    }
+    if (reply.statusCode() != 200 || instances == null) {
+      throw new ConfigException(head + " is not a gym4j head server: GET /server_instances answered "
+          + reply.statusCode());
+    }
+    return instances;
+  }
+
+  /** One GET with a deadline; a connection that fails or an answer that does not come is one line. */
+  private static HttpResponse<String> probe(URI url, String what, Map<String, String> headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(probeTimeout).GET();
+    headers.forEach(request::header);
+    try (HttpClient client = HttpClient.newBuilder().connectTimeout(probeTimeout)
+        .version(HttpClient.Version.HTTP_1_1).build()) {
+      return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (HttpConnectTimeoutException e) {
+      throw new ConfigException(what + " did not accept a connection within " + seconds(probeTimeout));
+    } catch (HttpTimeoutException e) {
+      throw new ConfigException(what + " accepted the connection but did not answer within "
+          + seconds(probeTimeout));
+    } catch (ConnectException e) {
+      throw new ConfigException(what + " cannot be reached: nothing listens at " + url.getHost() + ":" + port(url));
+    } catch (IOException e) {
+      throw new ConfigException(what + " cannot be reached: " + (e.getMessage() == null
+          ? e.getClass().getSimpleName() : e.getMessage()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConfigException("interrupted while checking " + what);
+    }
+  }
+
+  /** A URL as it may be shown: user info is a secret. */
+  static String withoutUserInfo(String url) {
+    try {
+      URI uri = new URI(url);
+      return uri.getRawUserInfo() == null ? url
+          : new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
+    } catch (URISyntaxException e) {
+      return url;
+    }
+  }
+
+  private static int port(URI url) {
+    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
+  }
+
+  private static String seconds(Duration duration) {
+    return duration.toMillis() / 1000.0 + " s";
+  }
+}
