@@ -90,7 +90,7 @@ public final class RolloutCollector {
     log.printf("%d rollouts: %d already done, %d given up after earlier failures, %d to run%n", rollouts.size(),
         alreadyDone, givenUpBefore, pending.size());
 
-    Progress progress = new Progress(pending.size(), log, terminal);
+    Progress progress = new Progress(pending.size(), log, terminal, client.settings().requestTimeout());
     int[] outcome = new int[3];
     try (JsonlFile.Appender output = new JsonlFile.Appender(options.output());
         JsonlFile.Appender failures = new JsonlFile.Appender(options.failures());
@@ -101,6 +101,7 @@ public final class RolloutCollector {
         progress.inFlight.incrementAndGet();
         int prior = attempts.getOrDefault(TaskRows.key(rollout), 0);
         workers.submit(() -> {
+          long running = progress.begin();
           try {
             boolean succeeded = runWithRetries(rollout, prior, output, failures);
             synchronized (outcome) {
@@ -108,6 +109,7 @@ public final class RolloutCollector {
             }
             (succeeded ? progress.done : progress.failed).incrementAndGet();
           } finally {
+            progress.end(running);
             progress.inFlight.decrementAndGet();
             slots.release();
             progress.tick();
