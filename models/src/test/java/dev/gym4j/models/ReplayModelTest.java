@@ -24,7 +24,8 @@ class ReplayModelTest {
   private static final String CALL = "{\"type\": \"function_call\", \"call_id\": \"c1\", \"name\": \"get_weather\", "
       + "\"arguments\": \"{\\\"city\\\": \\\"SF\\\"}\", \"id\": \"fc_1\", \"status\": \"completed\"}";
   private static final String ANSWER = "{\"type\": \"message\", \"role\": \"assistant\", \"id\": \"msg_1\", "
-      + "\"content\": [{\"type\": \"output_text\", \"text\": \"It is cold.\"}], \"generation_token_ids\": [7, 8]}";
+      + "\"content\": [{\"type\": \"output_text\", \"text\": \"It is cold.\"}], \"prompt_token_ids\": [1, 2], "
+      + "\"generation_token_ids\": [7, 8], \"generation_log_probs\": [-0.5, -0.25]}";
 
   @TempDir
   Path dir;
@@ -69,6 +70,7 @@ class ReplayModelTest {
       assertThat(second.status()).as(second.text()).isEqualTo(200);
       assertThat(second.json().at("/output/0/content/0/text").asString()).isEqualTo("It is cold.");
       assertThat(second.json().at("/output/0/generation_token_ids")).isEqualTo(Json.parse("[7, 8]"));
+      assertThat(second.json().at("/output/0/generation_log_probs")).isEqualTo(Json.parse("[-0.5, -0.25]"));
     }
   }
 
