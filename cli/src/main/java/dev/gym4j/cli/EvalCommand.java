@@ -90,7 +90,7 @@ final class EvalCommand implements Callable<Integer> {
     if (!replay && (!hasUrl || !hasModel)) {
       throw new ConfigException(NO_MODEL);
     }
-    Path recordings = replay ? RecordedReplay.locate(environment) : null;
+    Path recordings = replay ? RecordedReplay.locate(environment, noEnvironment()) : null;
     if (replay) {
       arguments.add("+config_paths=[models/configs/replay_model.yaml," + envConfig + "]");
       arguments.add("++policy_recordings=[" + recordings + "]");
@@ -168,11 +168,15 @@ final class EvalCommand implements Callable<Integer> {
       return loader.load(arguments);
     } catch (ConfigException e) {
       if (e.getMessage().startsWith("config file not found: environments/")) {
-        throw new ConfigException("no environment named " + environment + ": expected " + "environments/" + environment
-            + "/config.yaml in the working directory or the gym4j installation");
+        throw noEnvironment();
       }
       throw e;
     }
+  }
+
+  private ConfigException noEnvironment() {
+    return new ConfigException("no environment named " + environment + ": expected " + "environments/" + environment
+        + "/config.yaml in the working directory or the gym4j installation");
   }
 
   /** The environment's agent: the first agent instance whose resources_server is in this config. */

@@ -37,8 +37,16 @@ final class RecordedReplay {
     this.tasks = tasks;
   }
 
-  /** The environment's recorded rollouts, or a config error saying a model is needed. */
-  static Path locate(String environment) {
+  /**
+   * The environment's recorded rollouts; {@code unknown} when there is no such environment, else a config
+   * error saying a model is needed.
+   */
+  static Path locate(String environment, ConfigException unknown) {
+    try {
+      InstallPaths.locate("environments/" + environment + "/config.yaml");
+    } catch (ConfigException e) {
+      throw unknown;
+    }
     String file = "environments/" + environment + "/data/example_rollouts.jsonl";
     try {
       return InstallPaths.locate(file).toAbsolutePath();

@@ -154,6 +154,9 @@ class EvalCommandTest {
     assertThat(run("eval", "--env", "no_such_env", "--model-url", "http://127.0.0.1:9/v1", "--model", "m"))
         .isEqualTo(Main.USAGE_ERROR);
     assertThat(command.err()).contains("no environment named no_such_env");
+    CapturedCommand withoutModel = new CapturedCommand();
+    assertThat(withoutModel.run("eval", "--env", "no_such_env")).isEqualTo(Main.USAGE_ERROR);
+    assertThat(withoutModel.err()).contains("no environment named no_such_env");
   }
 
   @Test

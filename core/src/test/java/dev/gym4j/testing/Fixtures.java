@@ -32,7 +32,7 @@ public final class Fixtures {
     return dir;
   }
 
-  /** Every recorded rollout file in the repository: {@code *rollouts*.jsonl} except materialized inputs. */
+  /** Every recorded rollout file in the repository: {@code *rollouts*.jsonl} except task rows (inputs). */
   public static List<Path> rolloutFiles() {
     List<Path> files = new ArrayList<>();
     try (Stream<Path> modules = Files.list(projectRoot().resolve("environments"));
@@ -52,7 +52,8 @@ public final class Fixtures {
 
   private static boolean isRolloutFile(Path file) {
     String name = file.getFileName().toString();
-    return name.endsWith(".jsonl") && name.contains("rollouts") && !name.contains("materialized_inputs");
+    return name.endsWith(".jsonl") && name.contains("rollouts") && !name.contains("materialized_inputs")
+        && !name.contains("replay_inputs");
   }
 
   /** The project's root directory. */
