@@ -59,6 +59,7 @@ public final class Sandbox implements AutoCloseable {
   private final boolean measures;
   private final SecureRandom random = new SecureRandom();
   private final Set<LiveProcess> open = ConcurrentHashMap.newKeySet();
+  private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
   private Sandbox(SandboxSettings settings, Path scratch, boolean root, int processBase) {
     this.settings = settings;
@@ -159,16 +160,23 @@ public final class Sandbox implements AutoCloseable {
     }
   }
 
+  /** Kills every run still going and every live process, and removes the scratch directory. */
   @Override
   public void close() {
     List.copyOf(open).forEach(LiveProcess::close);
+    List.copyOf(running).forEach(Sandbox::killTree);
     delete(scratch);
+  }
+
+  Path scratch() {
+    return scratch;
   }
 
   private ExecutionResult runHolding(Execution execution) {
     Limits limits = execution.limits();
     Launched launched = launch(execution);
     Process process = launched.process();
+    running.add(process);
     AtomicReference<Outcome> killedFor = new AtomicReference<>();
     Runnable outputLimit = () -> {
       if (killedFor.compareAndSet(null, Outcome.OUTPUT_LIMIT)) {
@@ -200,6 +208,7 @@ public final class Sandbox implements AutoCloseable {
       throw new SandboxException(SandboxException.Kind.FAILED, "sandbox: interrupted", e);
     } finally {
       killTree(process);
+      running.remove(process);
       delete(launched.runDir());
     }
   }
