@@ -9,15 +9,18 @@ import java.util.Map;
 
 /**
  * The host command that starts one run: drop to the run's own user id (when we are root), set the kernel
- * limits, measure with GNU time (when installed), and enter bubblewrap's namespaces.
+ * limits, and enter bubblewrap's namespaces; inside, GNU time (when installed) measures the program.
  *
  * <p>Inside: the read-only view of the interpreter ({@code /usr} and the {@code /bin}, {@code /lib} links), a
  * fresh {@code /proc} and minimal {@code /dev}, a private tmpfs as the working directory {@code /sandbox} and
- * another as {@code /tmp}, nothing else of the host, and no network (its own loopback only). The program is
- * PID 1 of its PID namespace, so when it ends, or is killed, every process it started ends with it.
+ * another as {@code /tmp}, nothing else of the host, and no network (its own loopback only). The program, or GNU
+ * time with the program as its only child, is PID 1 of its PID namespace, so when it ends, or is killed, every
+ * process it started ends with it.
  */
 final class CommandLine {
   static final String WORKDIR = "/sandbox";
+  /** Where GNU time writes its figures inside the sandbox: a bind of the run's usage file on the host. */
+  private static final String USAGE = "/.usage";
   private static final Path TIME = Path.of("/usr/bin/time");
   private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
   private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
@@ -44,7 +47,8 @@ final class CommandLine {
       line.addAll(List.of(SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups"));
     }
     limits(line, execution.limits(), execution.limits().processes() + LAUNCHER_PROCESSES + processBase);
-    time(line, usage);
+    // bubblewrap is the server's own child (setpriv and prlimit exec into it), so --die-with-parent ends the run
+    // if the server dies
     line.addAll(List.of(settings.bubblewrap().toString(),
         "--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
         "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
@@ -72,7 +76,12 @@ final class CommandLine {
     for (String name : execution.files().keySet()) {
       line.addAll(List.of("--ro-bind", runDir.resolve(name).toString(), WORKDIR + "/" + name));
     }
+    if (usage != null) {
+      line.addAll(List.of("--bind", usage.toString(), USAGE));
+    }
     line.addAll(List.of("--chdir", WORKDIR, "--remount-ro", "/dev", "--remount-ro", "/", "--"));
+    // GNU time, when installed, is PID 1 inside and measures the program, its only child
+    time(line, usage == null ? null : USAGE);
     line.addAll(execution.command());
     return line;
   }
@@ -109,7 +118,7 @@ final class CommandLine {
         "--"));
   }
 
-  private static void time(List<String> line, Path usage) {
+  private static void time(List<String> line, Object usage) {
     if (usage != null) {
       line.addAll(List.of(TIME.toString(), "--quiet", "--format=%e %U %S %M", "--output=" + usage));
     }

@@ -207,7 +207,9 @@ public final class Sandbox implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new SandboxException(SandboxException.Kind.FAILED, "sandbox: interrupted", e);
     } finally {
-      killTree(process);
+      if (process.isAlive()) {
+        killTree(process);
+      }
       running.remove(process);
       delete(launched.runDir());
     }
