@@ -60,6 +60,27 @@ class ExecutePythonTest {
   }
 
   @Test
+  void withoutBubblewrapTheServerRefusesToStartUnlessTheConfigOptsOutLoudly() {
+    String missing = "++execute_python.resources_servers.execute_python.bubblewrap=/nonexistent/bwrap";
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> EnvironmentHarness.start("execute_python", missing).close())
+        .hasStackTraceContaining("bubblewrap is not installed at /nonexistent/bwrap")
+        .hasStackTraceContaining("sandbox: unsafe_subprocess");
+    try (EnvironmentHarness unsafe = EnvironmentHarness.start("execute_python", missing,
+        "++execute_python.resources_servers.execute_python.sandbox=unsafe_subprocess")) {
+      Map<String, String> session = unsafe.post("/seed_session", Json.parse("{}"), Map.of()).cookies();
+      JsonNode run = unsafe.post("/execute_python", Json.parse("{\"code\": \"print(6 * 7)\"}"), session).json();
+      assertThat(run.get("stdout").asString()).isEqualTo("42\n");
+    }
+  }
+
+  @Test
+  void aSandboxModeThatDoesNotExistIsAConfigErrorNamingTheKey() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> EnvironmentHarness.start("execute_python",
+        "++execute_python.resources_servers.execute_python.sandbox=docker").close())
+        .hasStackTraceContaining("execute_python.sandbox: expected bubblewrap or unsafe_subprocess, got docker");
+  }
+
+  @Test
   void theToolIsOfferedWithItsSchema() {
     JsonNode tools = harness.client().get(harness.resourcesServer(), "/tools").json();
     assertThat(tools.get(0).get("name").asString()).isEqualTo("execute_python");
