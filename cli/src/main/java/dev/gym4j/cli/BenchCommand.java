@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
     description = {"Benchmark the whole stack against a scripted model on this machine.",
         "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'.",
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
-        "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up."})
+        "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up.",
+        "With --sandbox, runs the sandbox figure instead: sandboxed executions per second of a trivial program",
+        "against plain python3 -c in the same run, and p50/p99 latency of one run."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "100000", description = "Rollouts to hold in flight (default "
       + "${DEFAULT-VALUE}).")
@@ -48,8 +50,19 @@ final class BenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}; 2 warm-up and 3 measured per benchmark).")
   int microSeconds;
 
+  @Option(names = "--sandbox", description = "Run the sandbox figure instead of the load benchmark (needs "
+      + "bubblewrap and /usr/bin/python3).")
+  boolean sandbox;
+
+  @Option(names = "--sandbox-runs", defaultValue = "1000", description = "Runs of each kind in the sandbox figure "
+      + "(default ${DEFAULT-VALUE}).")
+  int sandboxRuns;
+
   @Override
   public Integer call() throws Exception {
+    if (sandbox) {
+      return new dev.gym4j.bench.SandboxBenchmark(System.out, sandboxRuns).run() ? 0 : 1;
+    }
     if (micro) {
       new dev.gym4j.bench.MicroBenchmarks(System.out, microSeconds).run();
       return 0;

@@ -1,0 +1,156 @@
+package dev.gym4j.environments.bigcodebench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.gym4j.client.UpstreamException;
+import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
+import dev.gym4j.resources.ResourcesServer;
+import dev.gym4j.resources.Session;
+import dev.gym4j.resources.Verification;
+import dev.gym4j.resources.VerifyRequest;
+import dev.gym4j.sandbox.Execution;
+import dev.gym4j.sandbox.ExecutionResult;
+import dev.gym4j.sandbox.Outcome;
+import dev.gym4j.sandbox.Sandbox;
+import dev.gym4j.sandbox.SandboxException;
+import dev.gym4j.sandbox.SandboxSettings;
+import dev.gym4j.server.Implementation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * BigCodeBench (NeMo Gym's bigcodebench): the answer's last code block, after the task's {@code code_prompt}, runs
+ * against the task's unittest {@code TestCases} in the sandbox; 1.0 iff every test passes. A task whose own
+ * imports (prompt and tests) need a library the sandbox's Python lacks is skipped: a typed failure of the rollout
+ * that names the libraries, never a 0.
+ */
+@Implementation("bigcodebench")
+public final class BigCodeBench extends ResourcesServer {
+  private static final String RUNNER = resource("run_unittests.py");
+  private Sandbox sandbox;
+  private Duration timeLimit;
+
+  @Override
+  protected void start() {
+    ObjectNode config = context().config();
+    // BigCodeBench's limit per task: the larger of min_time_limit and gt_time_limit
+    timeLimit = Duration.ofMillis(Math.round(1000 * Math.max(config.path("min_time_limit").asDouble(1.0),
+        config.path("gt_time_limit").asDouble(20.0))));
+    SandboxSettings settings = SandboxSettings.from(config, context().name());
+    if (config.has("num_processes") && !config.has("sandbox_concurrency")) {
+      settings = settings.withConcurrency(config.get("num_processes").asInt(), settings.queueTimeout());
+    }
+    sandbox = Sandbox.start(settings);
+  }
+
+  @Override
+  protected void stop() {
+    if (sandbox != null) {
+      sandbox.close();
+    }
+  }
+
+  @Override
+  protected Verification verify(VerifyRequest request, Session session) {
+    String modelOut = request.response().outputTextParts();
+    JsonNode meta = request.field("verifier_metadata");
+    JsonNode taskId = meta.path("task_id");
+    Verification base = Verification.of(0.0).with("task_id", taskId.isMissingNode() ? NullNode.getInstance() : taskId);
+    if (modelOut.isBlank()) {
+      return base.with("status", "empty_output");
+    }
+    String extracted = extractCode(modelOut);
+    if (extracted.isEmpty()) {
+      return base.with("extracted_model_output", modelOut).with("status", "no_code_block");
+    }
+    for (String field : List.of("test", "entry_point")) {
+      if (!meta.path(field).isString()) {
+        throw new FieldError(List.of("verifier_metadata", field), "Field required: a string", "missing");
+      }
+    }
+    String codePrompt = meta.path("code_prompt").asString("");
+    String code = codePrompt + "\n    pass\n" + extracted;
+    ObjectNode outcome = run(code, codePrompt + "\n    pass\n", meta.get("test").asString());
+    String status = outcome.path("status").asString("error");
+    if (status.equals("skipped")) {
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "bigcodebench: skipped " + taskId.asString("")
+          + ": the task needs " + outcome.at("/details/missing_libraries") + ", not installed for " + sandbox.python(),
+          0, null);
+    }
+    return new Verification(status.equals("pass") ? 1.0 : 0.0, Json.object())
+        .with("extracted_model_output", modelOut)
+        .with("extracted_model_code", extracted)
+        .with("status", status)
+        .with("details", outcome.path("details"))
+        .with("task_id", taskId.isMissingNode() ? NullNode.getInstance() : taskId);
+  }
+
+  /** BigCodeBench's extraction: after {@code </think>}, the last {@code ```python} (else {@code ```}) block, stripped. */
+  static String extractCode(String text) {
+    String completion = text.replace("\r", "");
+    int think = completion.indexOf("</think>");
+    if (think >= 0) {
+      completion = completion.substring(think + "</think>".length());
+    }
+    int start = completion.lastIndexOf("```python");
+    int fence = "```python".length();
+    if (start < 0) {
+      start = completion.lastIndexOf("```");
+      fence = 3;
+    }
+    if (start >= 0) {
+      completion = completion.substring(start + fence);
+      int end = completion.indexOf("```");
+      completion = end >= 0 ? completion.substring(0, end) : "";
+    }
+    return completion.strip();
+  }
+
+  private ObjectNode run(String code, String prompt, String test) {
+    ObjectNode task = Json.object();
+    task.put("code", code);
+    task.put("prompt", prompt);
+    task.put("test_code", test);
+    Execution execution = new Execution(List.of(sandbox.python(), "run_unittests.py"), Map.of(
+        "run_unittests.py", RUNNER.getBytes(StandardCharsets.UTF_8), "task.json", Json.writeBytes(task)),
+        new byte[0], sandbox.settings().limits().withWallClock(timeLimit.plusSeconds(1)).withCpu(timeLimit
+        .plusSeconds(1)));
+    ExecutionResult result;
+    try {
+      result = sandbox.run(execution);
+    } catch (SandboxException e) {
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "bigcodebench: " + e.getMessage(), 0, e);
+    }
+    if (result.succeeded() && !result.stdout().isBlank()) {
+      String[] lines = result.stdout().strip().split("\n");
+      return (ObjectNode) Json.parse(lines[lines.length - 1]);
+    }
+    ObjectNode failed = Json.object();
+    if (result.outcome() == Outcome.TIMEOUT || result.outcome() == Outcome.CPU_TIME) {
+      failed.put("status", "timeout");
+      failed.putObject("details").put("reason", result.outcome().wireName());
+      return failed;
+    }
+    // the solution took the runner down (memory, a signal, os._exit): a failed run, as in BigCodeBench
+    failed.put("status", "fail");
+    failed.putObject("details").put("ALL", "the test process ended: " + result.outcome().wireName()
+        + (result.signal() != 0 ? " (signal " + result.signal() + ")" : ""));
+    return failed;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = BigCodeBench.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.gym4j.environments.math_with_code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.gym4j.json.Json;
+import dev.gym4j.testkit.RecordedRolloutsTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * NeMo Gym's math_with_code (resources_servers/math_with_code/app.py on main): the execute_python tool with state
+ * per session, and verify's rule (last balanced box; normalized string or float match). The replay runs every
+ * recorded tool call for real in the sandbox.
+ */
+class MathWithCodeTest extends RecordedRolloutsTest {
+  @Override
+  protected String environment() {
+    return "math_with_code";
+  }
+
+  /** A short per-call limit keeps the time-out test short; the recorded code runs well within it. */
+  @Override
+  protected String[] overrides() {
+    return new String[] {"++math_with_code.resources_servers.math_with_code.max_execution_time=3"};
+  }
+
+  /**
+   * Row 5 expects {@code \(\sqrt{2}\)} and answers {@code \boxed{\sqrt{2}}}: recorded as 0.0 by the 2025 extractor
+   * (first {@code \boxed{[^}]+}}, which gave {@code \sqrt{2}); main's balanced extractor gives 1.0 (INDEX.md).
+   */
+  @Override
+  protected double expectedReward(String file, int line, JsonNode recorded) {
+    return line == 5 ? 1.0 : recorded.get("reward").asDouble();
+  }
+
+  @Test
+  void theInterpreterKeepsItsStateAcrossCallsOfOneRolloutOnly() {
+    Map<String, String> one = new HashMap<>(harness().post("/seed_session", Json.parse("{}"), Map.of()).cookies());
+    Map<String, String> two = harness().post("/seed_session", Json.parse("{}"), Map.of()).cookies();
+    JsonNode first = harness().post("/execute_python", Json.parse("{\"code\": \"import math\\nx = math.factorial(5)\"}"),
+        one).json();
+    assertThat(first).isEqualTo(Json.parse(
+        "{\"success\": true, \"stdout\": \"\", \"stderr\": \"\", \"error_message\": null, \"result\": null}"));
+    JsonNode second = harness().post("/execute_python", Json.parse("{\"code\": \"print(x)\\nx + 1\"}"), one).json();
+    assertThat(second.get("stdout").asString()).isEqualTo("120\n");
+    assertThat(second.get("result").asString()).isEqualTo("121");
+    JsonNode elsewhere = harness().post("/execute_python", Json.parse("{\"code\": \"x\"}"), two).json();
+    assertThat(elsewhere.get("success").asBoolean()).isFalse();
+    assertThat(elsewhere.get("error_message").asString()).isEqualTo("name 'x' is not defined");
+  }
+
+  @Test
+  void codeThatRunsPastTheLimitIsAFailedCallNotAHungServer() {
+    Map<String, String> session = harness().post("/seed_session", Json.parse("{}"), Map.of()).cookies();
+    JsonNode reply = harness().post("/execute_python", Json.parse("{\"code\": \"import time\\ntime.sleep(3600)\"}"),
+        session).json();
+    assertThat(reply.get("success").asBoolean()).isFalse();
+    assertThat(reply.get("error_message").asString()).isEqualTo("code timed-out");
+  }
+
+  @Test
+  void theAnswerRuleMatchesNeMoGyms() {
+    assertThat(MathWithCode.lastBoxed("\\boxed{1} then \\boxed{\\frac{1}{2}}")).isEqualTo("\\frac{1}{2}");
+    assertThat(MathWithCode.lastBoxed("\\boxed{\\sqrt{2")).isNull();
+    assertThat(MathWithCode.lastBoxed("\\boxed{  }")).isNull();
+    assertThat(MathWithCode.answersMatch("42.0", "\\(42\\)")).isTrue();
+    assertThat(MathWithCode.answersMatch(".5", "$0.5$")).isTrue();
+    assertThat(MathWithCode.answersMatch("\\text{yes}", "yes")).isTrue();
+    assertThat(MathWithCode.answersMatch("\\frac{1}{2}", "0.5")).isFalse();
+    assertThat(MathWithCode.answersMatch("1,000", "1000")).isFalse();
+    assertThat(MathWithCode.answersMatch("1_000", "1000")).isTrue();
+    assertThat(MathWithCode.answersMatch(null, "1")).isFalse();
+  }
+
+  @Test
+  void theToolStdoutIsTheFallbackForTheBox() {
+    JsonNode output = Json.parse("""
+        [{"type": "function_call_output", "call_id": "c", "output": "{\\"stdout\\": \\"\\\\\\\\boxed{7}\\\\n\\"}"},
+         {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}]
+        """);
+    assertThat(MathWithCode.answer(output)).isEqualTo("7");
+  }
+}
