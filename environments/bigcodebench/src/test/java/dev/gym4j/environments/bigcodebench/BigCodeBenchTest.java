@@ -31,7 +31,7 @@ class BigCodeBenchTest {
   @BeforeAll
   void start() {
     harness = EnvironmentHarness.start("bigcodebench", "++bigcodebench.resources_servers.bigcodebench.gt_time_limit=10");
-    Path fixtures = Path.of("src", "test", "resources", "fixtures");
+    Path fixtures = Path.of("data");
     rows = EnvironmentHarness.joined(Json.readLines(fixtures.resolve("example_rollouts.jsonl")),
         Json.readLines(fixtures.resolve("example.jsonl")));
   }
