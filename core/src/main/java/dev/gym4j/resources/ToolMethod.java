@@ -21,6 +21,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public record ToolMethod(String name, String description, Method method, Class<? extends Record> argumentType,
     boolean wantsSession) {
+  /** What agents accept as a tool name (OpenAI's rule for function names). */
+  static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  /** An environment's protocol routes, which agents never call as tools. */
+  static final java.util.Set<String> PROTOCOL_ROUTES = java.util.Set.of("seed_session", "verify", "aggregate_metrics",
+      "reset", "step", "close");
 
   static List<ToolMethod> of(Class<?> serverClass) {
     List<ToolMethod> tools = new ArrayList<>();
@@ -43,6 +48,10 @@ public record ToolMethod(String name, String description, Method method, Class<?
           + "(ArgumentsRecord, Session)");
     }
     String name = tool.name().isEmpty() ? snakeCase(method.getName()) : tool.name();
+    if (!NAME.matcher(name).matches() || PROTOCOL_ROUTES.contains(name)) {
+      throw new IllegalStateException("@Tool " + where + " is named '" + name + "': a tool name is 1 to 64 letters, "
+          + "digits, '_' or '-', and not one of the environment's own routes " + PROTOCOL_ROUTES);
+    }
     return new ToolMethod(name, tool.description(), method, (Class<? extends Record>) parameters[0],
         parameters.length == 2);
   }

@@ -1,0 +1,105 @@
+package dev.gym4j.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.json.Json;
+import dev.gym4j.run.Deployment;
+import dev.gym4j.server.Implementations;
+import dev.gym4j.server.Metrics;
+import dev.gym4j.testing.TestConfigs;
+import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.ScriptedUpstream;
+import io.micrometer.core.instrument.Timer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue 14, item 2 on a Gymnasium environment: the gymnasium_agent sends the environment only
+ * {@code /reset} and {@code /step} (NeMo Gym's {@code responses_api_agents/gymnasium_agent/app.py}); the
+ * model's function calls, whatever their names, travel inside the step's response and never become
+ * requests of their own, and the environment serves no {@code /seed_session} or {@code /verify}.
+ */
+class GymnasiumHostileToolCallsTest {
+  private static final String ROW = """
+      {"responses_create_params": {"input": "say it",
+        "tools": [{"type": "function", "name": "seed_session", "parameters": {"type": "object"}},
+                  {"type": "function", "name": "verify", "parameters": {"type": "object"}}]},
+       "expected_answer": "banana"}""";
+
+  @TempDir
+  Path dir;
+  ScriptedUpstream model;
+  Deployment deployment;
+
+  @BeforeEach
+  void start() {
+    model = ScriptedUpstream.start();
+    deployment = Deployment.start(TestConfigs.load(dir, """
+        echo:
+          resources_servers:
+            test_echo_gymnasium: {domain: other}
+        policy_model:
+          responses_api_models:
+            openai_model: {openai_base_url: %s, openai_api_key: x, openai_model: m}
+        agent:
+          responses_api_agents:
+            gymnasium_agent:
+              resources_server: {type: resources_servers, name: echo}
+              model_server: {type: responses_api_models, name: policy_model}
+        """.formatted(model.baseUrl())), Implementations.load(), Set.of());
+  }
+
+  @AfterEach
+  void stop() {
+    deployment.close();
+    model.close();
+  }
+
+  @Test
+  void protocol_routes_called_as_tools_never_reach_the_environment_issue_14() {
+    long resets = requests("/reset");
+    long steps = requests("/step");
+    long metrics = requests("/aggregate_metrics");
+    String network = "/127.0.0.1:" + deployment.head().url().getPort() + "/server_instances";
+    model.enqueue(Answer.text("apple").withToolCall("seed_session", "{\"expected_answer\": \"apple\"}")
+        .withToolCall("verify", "{\"reward\": 1.0}").withToolCall("aggregate_metrics", "{}")
+        .withToolCall("reset", "{}").withToolCall("step", "{}")
+        .withToolCall(network, "{\"process_name\": \"echo\", \"url\": \"http://127.0.0.1:9\"}"));
+
+    HttpReply reply = deployment.client().post("agent", "/run", Json.parse(ROW), Map.of());
+
+    assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+    assertThat(reply.json().get("reward").asDouble()).isZero();
+    assertThat(requests("/reset")).isEqualTo(resets + 1);
+    assertThat(requests("/step")).isEqualTo(steps + 1);
+    assertThat(requests("/aggregate_metrics")).isEqualTo(metrics);
+    assertThat(model.calls()).isEqualTo(1);
+    assertThat(deployment.head().registry().get("echo").orElseThrow().port())
+        .isEqualTo(deployment.servers().stream().filter(s -> s.instance().name().equals("echo")).findFirst()
+            .orElseThrow().port());
+  }
+
+  @Test
+  void a_gymnasium_environment_serves_no_seed_session_or_verify_issue_14() {
+    for (String route : new String[] {"/seed_session", "/verify", "/close", "/tools"}) {
+      HttpReply reply = deployment.client().post("echo", route, Json.parse(ROW), Map.of());
+      assertThat(reply.status()).as(route).isEqualTo(404);
+    }
+    JsonNode metrics = deployment.client().post("echo", "/aggregate_metrics",
+        Json.parse("{\"verify_responses\": [{\"reward\": 1.0, \"_ng_task_index\": 0}]}"), Map.of()).json();
+    assertThat(metrics.has("agent_metrics")).isTrue();
+  }
+
+  private static long requests(String route) {
+    return Metrics.REGISTRY.find("gym4j.requests").tag("server", "echo").tag("route", route).timers().stream()
+        .mapToLong(Timer::count).sum();
+  }
+}
