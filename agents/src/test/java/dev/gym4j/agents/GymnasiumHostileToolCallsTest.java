@@ -98,6 +98,27 @@ class GymnasiumHostileToolCallsTest {
     assertThat(metrics.has("agent_metrics")).isTrue();
   }
 
+  @Test
+  void a_step_without_a_reset_is_409_and_starts_no_episode_issue_14() {
+    String step = "{\"responses_create_params\": {\"input\": \"q\"}, \"expected_answer\": \"banana\", "
+        + "\"response\": {\"output\": [{\"type\": \"message\", \"role\": \"assistant\", \"content\": "
+        + "[{\"type\": \"output_text\", \"text\": \"banana\"}]}]}}";
+    EchoGymnasium echo = (EchoGymnasium) deployment.servers().stream()
+        .filter(s -> s.instance().name().equals("echo")).findFirst().orElseThrow().server();
+    HttpReply unreset = deployment.client().post("echo", "/step", Json.parse(step), Map.of());
+    assertThat(unreset.status()).isEqualTo(409);
+    assertThat(unreset.json().get("detail").asString()).contains("POST /reset");
+    assertThat(echo.openEpisodes()).isZero();
+
+    Map<String, String> cookies = deployment.client().post("echo", "/reset", Json.parse(ROW), Map.of()).cookies();
+    assertThat(echo.openEpisodes()).isEqualTo(1);
+    HttpReply stepped = deployment.client().post("echo", "/step", Json.parse(step), cookies);
+    assertThat(stepped.json().get("reward").asDouble()).isEqualTo(1.0);
+    assertThat(echo.openEpisodes()).isZero();
+    assertThat(deployment.client().post("echo", "/step", Json.parse(step), cookies).status())
+        .as("the episode is over").isEqualTo(409);
+  }
+
   private static long requests(String route) {
     return Metrics.REGISTRY.find("gym4j.requests").tag("server", "echo").tag("route", route).timers().stream()
         .mapToLong(Timer::count).sum();

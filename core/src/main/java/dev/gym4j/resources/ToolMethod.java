@@ -56,8 +56,8 @@ public record ToolMethod(String name, String description, Method method, Class<?
         parameters.length == 2);
   }
 
-  Object invoke(Object server, JsonNode body, Session session) throws Exception {
-    Record arguments = bindArguments(body);
+  /** Calls the tool with bound arguments; {@code session} is ignored unless the tool takes one. */
+  Object invoke(Object server, Record arguments, Session session) throws Exception {
     try {
       return wantsSession ? method.invoke(server, arguments, session) : method.invoke(server, arguments);
     } catch (InvocationTargetException e) {
