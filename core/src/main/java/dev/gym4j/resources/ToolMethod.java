@@ -3,10 +3,8 @@ package dev.gym4j.resources;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
@@ -16,8 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One {@link Tool} method, bound: its name, its argument record, and how to call it with a JSON body.
- * Arguments that do not fit the record fail with a {@link FieldError} naming the field, which the agent
- * gives back to the model as the tool's output.
+ * Arguments that do not fit the record, checked as strict JSON Schema would check them (no coercion), fail
+ * with a {@link FieldError} naming the field, which the agent gives back to the model as the tool's output.
  */
 public record ToolMethod(String name, String description, Method method, Class<? extends Record> argumentType,
     boolean wantsSession) {
@@ -68,17 +66,12 @@ public record ToolMethod(String name, String description, Method method, Class<?
     }
   }
 
+  /** The arguments bound to the record, checked first so that nothing is coerced ({@link ToolArguments}). */
   Record bindArguments(JsonNode body) {
     if (!(body instanceof ObjectNode object)) {
       throw new FieldError(List.of(), "the arguments of " + name + " must be a JSON object", "object_type");
     }
-    for (RecordComponent component : argumentType.getRecordComponents()) {
-      String field = snakeCase(component.getName());
-      JsonNode value = object.get(field);
-      if ((value == null || value.isNull()) && component.getType() != Optional.class) {
-        throw new FieldError(List.of(field), "Field required", "missing");
-      }
-    }
+    ToolArguments.check(object, argumentType, List.of());
     try {
       return Json.convert(object, argumentType);
     } catch (JacksonException e) {
