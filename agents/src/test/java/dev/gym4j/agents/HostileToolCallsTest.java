@@ -150,6 +150,24 @@ class HostileToolCallsTest {
     assertThat(result.get("reward").asDouble()).isEqualTo(1.0);
   }
 
+  @Test
+  void the_responses_endpoint_refuses_the_same_calls_issue_14() {
+    String counterUrl = deployment.head().registry().get("counter").orElseThrow().url();
+    model.enqueue(Answer.toolCall("/127.0.0.1:" + deployment.head().url().getPort() + "/server_instances",
+        "{\"process_name\": \"counter\", \"url\": \"http://127.0.0.1:9\"}"), Answer.toolCall("verify", "{}"),
+        Answer.text("done"));
+
+    HttpReply reply = deployment.client().post("agent", "/v1/responses", Json.parse(ROW).get("responses_create_params"),
+        Map.of());
+
+    assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+    assertThat(Response.of(reply.json()).output().stream().filter(FunctionCallOutput.class::isInstance)
+        .map(item -> ((FunctionCallOutput) item).output())).allSatisfy(output -> assertThat(output)
+        .contains("does not exist"));
+    assertThat(deployment.head().registry().get("counter").orElseThrow().url()).isEqualTo(counterUrl);
+    assertThat(model.calls()).isEqualTo(3);
+  }
+
   private JsonNode run(String row) {
     HttpReply reply = deployment.client().post("agent", "/run", Json.parse(row), Map.of());
     assertThat(reply.status()).as(reply.text()).isEqualTo(200);
