@@ -78,8 +78,8 @@ class GymnasiumHostileToolCallsTest {
 
     assertThat(reply.status()).as(reply.text()).isEqualTo(200);
     assertThat(reply.json().get("reward").asDouble()).isZero();
-    assertThat(requests("/reset")).isEqualTo(resets + 1);
-    assertThat(requests("/step")).isEqualTo(steps + 1);
+    assertThat(settled("/reset", resets + 1)).isEqualTo(resets + 1);
+    assertThat(settled("/step", steps + 1)).isEqualTo(steps + 1);
     assertThat(requests("/aggregate_metrics")).isEqualTo(metrics);
     assertThat(model.calls()).isEqualTo(1);
     assertThat(deployment.head().registry().get("echo").orElseThrow().port())
@@ -122,5 +122,22 @@ class GymnasiumHostileToolCallsTest {
   private static long requests(String route) {
     return Metrics.REGISTRY.find("gym4j.requests").tag("server", "echo").tag("route", route).timers().stream()
         .mapToLong(Timer::count).sum();
+  }
+
+  /**
+   * The count of a route once it has reached {@code expected} (or after 5 s) and a moment later: a server
+   * records a request just after it answered, so the caller can see the answer before the count.
+   */
+  private static long settled(String route, long expected) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    try {
+      while (requests(route) < expected && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return requests(route);
   }
 }
