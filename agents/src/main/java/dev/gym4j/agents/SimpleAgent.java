@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.gym4j.agent.AgentServer;
 import dev.gym4j.agent.RolloutFailure;
@@ -28,7 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code simple_agent}, NeMo Gym's loop: call the model with the task's request; run each
  * {@code function_call} on the environment as {@code POST /<name>} with the parsed arguments and give the
- * raw answer back as a {@code function_call_output}; repeat until the model answers without calling a
+ * raw answer back as a {@code function_call_output} (only for a tool the request offers: see
+ * {@link OfferedTools}; any other name gets a tool error and is never sent); repeat until the model answers without calling a
  * tool, the response is incomplete, or {@code max_steps} is reached. Output items are passed on verbatim,
  * token ids included, so training histories stay append-only; usage is summed over the calls.
  *
@@ -110,6 +112,7 @@ public final class SimpleAgent extends AgentServer {
   private Episode loop(ResponseCreateParams request, Map<String, String> resourceCookies) {
     ServerClient client = context().client();
     List<Item> input = request.input();
+    OfferedTools tools = OfferedTools.of(request);
     List<Item> outputs = new ArrayList<>();
     Map<String, String> modelCookies = new HashMap<>();
     Usage usage = null;
@@ -149,7 +152,7 @@ public final class SimpleAgent extends AgentServer {
         break;
       }
       for (FunctionCall functionCall : calls) {
-        outputs.add(FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, resourceCookies)));
+        outputs.add(FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, tools, resourceCookies)));
       }
       if (maxSteps > 0 && step >= maxSteps) {
         break;
@@ -163,8 +166,15 @@ public final class SimpleAgent extends AgentServer {
     return new Episode(last.withOutput(outputs).withUsage(usage), cookies);
   }
 
-  /** A tool's answer as text, whatever its status; arguments that do not parse never reach the tool. */
-  private String runTool(FunctionCall call, Map<String, String> cookies) {
+  /**
+   * A tool's answer as text, whatever its status. A call to a tool the request does not offer, and arguments
+   * that do not parse, never reach the environment: the model gets the error instead.
+   */
+  private String runTool(FunctionCall call, OfferedTools tools, Map<String, String> cookies) {
+    Optional<String> refusal = tools.refusal(call.name());
+    if (refusal.isPresent()) {
+      return refusal.get();
+    }
     JsonNode arguments;
     try {
       arguments = Json.parse(call.arguments());

@@ -30,7 +30,8 @@ class SimpleAgentTest {
   private static final String ROW = """
       {"responses_create_params": {"input": [{"role": "user", "content": "add 1 then 2"}],
         "tools": [{"type": "function", "name": "increment_counter", "parameters": {"type": "object",
-          "properties": {"count": {"type": "integer"}}, "required": ["count"]}}]},
+          "properties": {"count": {"type": "integer"}}, "required": ["count"]}},
+          {"type": "function", "name": "explode", "parameters": {"type": "object", "properties": {}}}]},
        "initial_count": 3, "expected_count": 6, "_ng_task_index": 0, "_ng_rollout_index": 0}""";
 
   @TempDir
@@ -107,7 +108,8 @@ class SimpleAgentTest {
         .filter(item -> item instanceof FunctionCallOutput).map(item -> ((FunctionCallOutput) item).output()).toList();
     assertThat(outputs).hasSize(4);
     assertThat(outputs.get(0)).startsWith("{\"error\":\"Invalid tool call arguments:");
-    assertThat(outputs.get(1)).isEqualTo("{\"detail\":\"Not Found\"}");
+    assertThat(outputs.get(1)).isEqualTo("{\"error\":\"Tool 'no_such_tool' does not exist. Available tools: "
+        + "increment_counter, explode.\"}");
     assertThat(outputs.get(2)).contains("IllegalStateException: the tool broke");
     assertThat(outputs.get(3)).contains("\"loc\":[\"body\",\"count\"]");
     assertThat(reply.json().get("reward").asDouble()).isZero();

@@ -1,6 +1,7 @@
 package dev.gym4j.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,6 +36,11 @@ final class RunCommand implements Callable<Integer> {
       description = "Instances not to start here: another process serves them (gym4j serve) and announces them.")
   Set<String> elsewhere = new LinkedHashSet<>();
 
+  @Option(names = "--head-secret-file", paramLabel = "FILE", defaultValue = HeadSecrets.DEFAULT_FILE,
+      description = "Where to write the secret gym4j serve needs to announce an instance (owner-only, 0600), "
+          + "unless $GYM4J_HEAD_SECRET gives one. The secret is never printed. Default: ${DEFAULT-VALUE}.")
+  Path headSecretFile;
+
   @Option(names = "--check", description = "Start everything, report, and stop: a smoke test of the config.")
   boolean check;
 
@@ -45,11 +51,14 @@ final class RunCommand implements Callable<Integer> {
       throw new ConfigException("no server instances are configured: name config files with "
           + "+config_paths=[environments/<name>/config.yaml]");
     }
-    Deployment deployment = Deployment.start(config, Implementations.load(), elsewhere);
     PrintWriter out = spec.commandLine().getOut();
+    HeadSecrets.ForRun secret = HeadSecrets.forRun(headSecretFile);
+    Deployment deployment = Deployment.start(config, Implementations.load(), elsewhere, secret.secret());
     Tables.printInstances(out, deployment.head().url().toString(), deployment.instances());
     out.printf("All %d servers ready in %.2f s after JVM start.%n", deployment.servers().size() + 1,
         Deployment.sinceJvmStart().toMillis() / 1000.0);
+    out.println("Registration secret for gym4j serve (sha256 " + secret.secret().fingerprint() + "): "
+        + secret.where() + ".");
     if (!elsewhere.isEmpty()) {
       out.println("Waiting for " + String.join(", ", elsewhere) + " to be announced: gym4j serve <instance> --head "
           + deployment.head().url());

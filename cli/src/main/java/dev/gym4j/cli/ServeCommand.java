@@ -2,6 +2,7 @@ package dev.gym4j.cli;
 
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,10 +34,15 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--head", required = true, paramLabel = "URL", description = "The head server, e.g. http://10.0.0.5:11000")
   URI head;
 
+  @Option(names = "--head-secret-file", paramLabel = "FILE", description = "A file holding the deployment's "
+      + "registration secret, which gym4j run wrote (default " + HeadSecrets.DEFAULT_FILE + " on its machine). Without "
+      + "this option: $GYM4J_HEAD_SECRET, then " + HeadSecrets.DEFAULT_FILE + " if it exists here.")
+  Path headSecretFile;
+
   @Override
   public Integer call() throws InterruptedException {
     ServedInstance served = ServedInstance.start(head, instance, overrides, ConfigLoader.standard(),
-        Implementations.load());
+        Implementations.load(), HeadSecrets.forServe(headSecretFile));
     PrintWriter out = spec.commandLine().getOut();
     out.printf("Serving %s at %s, announced to %s (ready %.2f s after JVM start).%n", instance,
         served.server().url(), head, Deployment.sinceJvmStart().toMillis() / 1000.0);

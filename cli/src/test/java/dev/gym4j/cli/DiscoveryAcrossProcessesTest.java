@@ -60,6 +60,13 @@ class DiscoveryAcrossProcessesTest {
     String headLine = run.awaitLine(line -> line.startsWith("head_server"));
     URI head = URI.create(match(headLine));
     run.awaitLine(line -> line.startsWith("All 2 servers ready"));
+    // issue 14: run writes the registration secret owner-only and prints only its fingerprint; serve,
+    // started in the same directory, reads it from there
+    String secretLine = run.awaitLine(line -> line.startsWith("Registration secret for gym4j serve"));
+    String secret = Files.readString(dir.resolve(".gym4j/head-secret")).strip();
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(dir.resolve(".gym4j/head-secret")))).isEqualTo("rw-------");
+    assertThat(secretLine).doesNotContain(secret).contains(dev.gym4j.head.HeadSecret.of(secret, "test").fingerprint());
 
     Running serve = start("serve", "counter", "--head", head.toString(), "++policy_api_key=sk-local");
     String served = serve.awaitLine(line -> line.startsWith("Serving counter at"));

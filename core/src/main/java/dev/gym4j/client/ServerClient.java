@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
 public final class ServerClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ServerClient.class);
   private static final Set<Integer> RETRY_STATUSES = Set.of(429, 502, 503, 504);
+  /** A route: "/" or segments of letters, digits, '_', '-', '~' and '.' (but not a segment of dots only). */
+  private static final java.util.regex.Pattern ROUTE =
+      java.util.regex.Pattern.compile("/|(/(?!\\.{1,2}(?:/|$))[A-Za-z0-9._~-]+)+");
   /**
    * Marks a 502/504 from a gym4j server whose own upstream failed after that server's retries. Such an
    * answer is not retried again: retrying at every hop would multiply the calls to a failing backend.
@@ -94,13 +97,27 @@ public final class ServerClient implements AutoCloseable {
       multiplex(base);
     }
     try {
-      return send(base.resolve(path), method, body, cookies, Map.of());
+      return send(route(base, path), method, body, cookies, Map.of());
     } catch (UpstreamException e) {
       if (e.kind() == UpstreamException.Kind.CONNECTION) {
         directory.invalidate(instance);
       }
       throw e;
     }
+  }
+
+  /**
+   * The URL of a route of an instance, built and never resolved: {@code URI.resolve} would read
+   * {@code //host/x} as another host and {@code ../} as a way out, and a path may carry a model's text
+   * (a tool name). Only plain segments are allowed; anything else is a programming error.
+   */
+  static URI route(URI base, String path) {
+    if (!ROUTE.matcher(path).matches()) {
+      throw new IllegalArgumentException("not a route path: "
+          + (path.length() <= 80 ? path : path.substring(0, 80) + "…"));
+    }
+    String root = base.toString();
+    return URI.create((root.endsWith("/") ? root.substring(0, root.length() - 1) : root) + path);
   }
 
   /** Sends a request to a URL, with retries and deadlines as described above. */

@@ -3,6 +3,7 @@ package dev.gym4j.head;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.GlobalConfig;
@@ -10,6 +11,9 @@ import dev.gym4j.config.ServerInstance;
 import dev.gym4j.config.Yaml;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Shape;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.ErrorBodies;
+import dev.gym4j.server.Reply;
 import dev.gym4j.server.Routes;
 import dev.gym4j.server.ServerHost;
 import io.helidon.webserver.WebServer;
@@ -26,6 +30,11 @@ import tools.jackson.databind.node.StringNode;
  *       {@code env.yaml} or command line instead).
  *   <li>{@code GET /server_instances}: the running instances.
  *   <li>{@code POST /server_instances}: how {@code gym4j serve} announces an instance it started elsewhere.
+ *       It needs the deployment's {@link HeadSecret} as {@code Authorization: Bearer …} (401 without it) and
+ *       a JSON body (415 otherwise), and is refused to any request with an {@code Origin} header (403), so a
+ *       web page a browser shows cannot post to it. An instance running in the head server's own process
+ *       cannot be announced from elsewhere (409). NeMo Gym's head server takes any registration; this is
+ *       the guard against a model or a web page rewriting where a deployment's servers are.
  * </ul>
  */
 public final class HeadServer implements AutoCloseable {
@@ -33,10 +42,12 @@ public final class HeadServer implements AutoCloseable {
   private final InstanceRegistry registry;
   private final WebServer webServer;
   private final String host;
+  private final HeadSecret secret;
 
-  private HeadServer(GlobalConfig config, InstanceRegistry registry, int port) {
+  private HeadServer(GlobalConfig config, InstanceRegistry registry, HeadSecret secret, int port) {
     this.config = config;
     this.registry = registry;
+    this.secret = secret;
     this.host = config.headHost();
     try {
       this.webServer = ServerHost.serve("head_server", host, port, 1024 * 1024, "HeadServer___head_server",
@@ -47,8 +58,9 @@ public final class HeadServer implements AutoCloseable {
     }
   }
 
-  public static HeadServer start(GlobalConfig config, InstanceRegistry registry) {
-    return new HeadServer(config, registry, config.headPort());
+  /** Starts the head server; a registration must show {@code secret}. */
+  public static HeadServer start(GlobalConfig config, InstanceRegistry registry, HeadSecret secret) {
+    return new HeadServer(config, registry, secret, config.headPort());
   }
 
   public URI url() {
@@ -63,8 +75,15 @@ public final class HeadServer implements AutoCloseable {
     routes.get("/global_config_dict_yaml", call -> StringNode.valueOf(Yaml.write(servedConfig())));
     routes.get("/server_instances", call -> registry.all());
     routes.post("/server_instances", call -> {
+      Reply refused = refusal(call);
+      if (refused != null) {
+        return refused;
+      }
       InstanceRecord record = announced(call.bodyObject());
-      registry.register(record);
+      if (!registry.announce(record)) {
+        return Reply.of(409, ErrorBodies.detail("instance " + record.processName()
+            + " runs in the head server's process; it cannot be announced from elsewhere"));
+      }
       return record;
     });
   }
@@ -83,6 +102,25 @@ public final class HeadServer implements AutoCloseable {
     ObjectNode head = (ObjectNode) tree.get("head_server");
     head.put("port", webServer.port());
     return GlobalConfig.masked(tree);
+  }
+
+  /** Why a registration is refused before its body is read, or null when it may go on. */
+  private Reply refusal(Call call) {
+    if (call.header("Origin").isPresent()) {
+      return Reply.of(403, ErrorBodies.detail("registration is not accepted from a web page (Origin header)"));
+    }
+    String type = call.header("Content-Type").orElse("");
+    if (!type.toLowerCase(Locale.ROOT).matches("application/json\\s*(;.*)?")) {
+      return Reply.of(415, ErrorBodies.detail("Content-Type must be application/json"));
+    }
+    String authorization = call.header("Authorization").orElse("");
+    String presented = authorization.regionMatches(true, 0, "Bearer ", 0, 7) ? authorization.substring(7).strip() : null;
+    if (!secret.matches(presented)) {
+      return Reply.of(401, ErrorBodies.detail("registration needs the deployment's secret as Authorization: Bearer "
+          + "(gym4j serve reads it from --head-secret-file or " + HeadSecret.ENVIRONMENT_VARIABLE + ")"))
+          .withHeader("WWW-Authenticate", "Bearer realm=\"gym4j head server\"");
+    }
+    return null;
   }
 
   private InstanceRecord announced(ObjectNode body) {

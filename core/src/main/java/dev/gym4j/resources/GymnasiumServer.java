@@ -1,7 +1,7 @@
 package dev.gym4j.resources;
 
-import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import dev.gym4j.config.ServerKind;
 import dev.gym4j.json.Json;
@@ -17,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
  * model's latest response and answers with the next observation, the step's reward and whether the episode
  * ended. The {@code gymnasium_agent} drives it and sums the rewards; there is no {@code /verify}.
  *
- * <p>Per-episode state lives in the {@link Session}, which ends with the episode.
+ * <p>Per-episode state lives in the {@link Session}, which ends with the episode. Only {@code /reset} starts
+ * one; {@code /step} without a live session answers 409 (NeMo Gym would step an empty state).
  */
 public abstract class GymnasiumServer extends GymServer {
   private SessionStore sessions;
@@ -53,10 +54,10 @@ public abstract class GymnasiumServer extends GymServer {
 
   @Override
   protected final void routes(Routes routes) {
-    long ttl = context().config().path("session_ttl_seconds").asLong(ResourcesServer.DEFAULT_SESSION_TTL.toSeconds());
-    sessions = new SessionStore(Duration.ofSeconds(ttl));
+    sessions = ResourcesServer.sessionStore(this);
     routes.post("/reset", call -> {
-      Reset reset = reset(call.bodyObject(), sessions.open(call.sessionId()));
+      ObjectNode row = call.bodyObject();
+      Reset reset = reset(row, sessions.start(call.sessionId()));
       ObjectNode body = Json.object();
       body.put("observation", reset.observation());
       body.set("info", reset.info());
@@ -65,9 +66,13 @@ public abstract class GymnasiumServer extends GymServer {
     routes.post("/step", call -> {
       ObjectNode row = call.bodyObject();
       Response response = Response.of(Shape.required(row, "response", List.of()), List.of("response"));
-      Step step = step(row, response, sessions.open(call.sessionId()));
+      Optional<Session> session = sessions.find(call.sessionId());
+      if (session.isEmpty()) {
+        return sessions.noSession(call.sessionId(), "/reset");
+      }
+      Step step = step(row, response, session.get());
       if (step.terminated() || step.truncated()) {
-        sessions.close(call.sessionId());
+        sessions.end(call.sessionId());
       }
       ObjectNode body = Json.object();
       body.put("observation", step.observation());
@@ -78,6 +83,14 @@ public abstract class GymnasiumServer extends GymServer {
       return body;
     });
     routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
+  }
+
+  /** Stops the session sweep; a subclass that overrides this calls {@code super.stop()}. */
+  @Override
+  protected void stop() {
+    if (sessions != null) {
+      sessions.close();
+    }
   }
 
   /** The text of a response: all {@code output_text} of its messages, joined. */

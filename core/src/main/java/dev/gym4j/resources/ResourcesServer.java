@@ -2,6 +2,7 @@ package dev.gym4j.resources;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import dev.gym4j.config.ServerKind;
 import dev.gym4j.server.GymServer;
@@ -15,6 +16,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Endpoints: {@code POST /seed_session} (opens the rollout's session), {@code POST /<tool>} for every
  * {@link Tool} method, and {@code POST /verify}, which answers with the request echoed plus {@code reward}
  * and the verifier's extra fields, then ends the session.
+ *
+ * <p>Only {@code seed_session} creates a session. A tool that takes a {@link Session} answers 409 to a call
+ * without a live one (no cookie, a forged one, or a session that expired, was evicted or was verified);
+ * {@code verify} without a session cookie scores on an empty session that is not kept, and refuses (409) a
+ * session that ended before it. See {@link SessionStore} for the bounds.
  */
 public abstract class ResourcesServer extends GymServer {
   /** Idle sessions are dropped after this unless the instance sets {@code session_ttl_seconds}. */
@@ -35,16 +41,23 @@ public abstract class ResourcesServer extends GymServer {
 
   @Override
   protected final void routes(Routes routes) {
-    long ttl = context().config().path("session_ttl_seconds").asLong(DEFAULT_SESSION_TTL.toSeconds());
-    sessions = new SessionStore(Duration.ofSeconds(ttl));
+    sessions = sessionStore(this);
     routes.post("/seed_session", call -> {
-      seedSession(call.bodyObject(), sessions.open(call.sessionId()));
+      ObjectNode row = call.bodyObject();
+      seedSession(row, sessions.start(call.sessionId()));
       return dev.gym4j.json.Json.object();
     });
     routes.post("/verify", call -> {
       VerifyRequest request = VerifyRequest.of(call.body());
-      Verification verification = verify(request, sessions.open(call.sessionId()));
-      sessions.close(call.sessionId());
+      // A call without a session cookie (a stateless check of a recorded rollout) is verified on an empty
+      // session that is not kept; a rollout whose session is gone (expired, evicted, verified) is refused
+      // rather than scored from an empty state.
+      Optional<Session> live = sessions.find(call.sessionId());
+      if (live.isEmpty() && call.carriesSession()) {
+        return sessions.noSession(call.sessionId(), "/seed_session");
+      }
+      Verification verification = verify(request, live.orElseGet(() -> new Session(call.sessionId())));
+      sessions.end(call.sessionId());
       ObjectNode response = request.json().deepCopy();
       response.put("reward", verification.reward());
       response.setAll(verification.extra());
@@ -58,7 +71,39 @@ public abstract class ResourcesServer extends GymServer {
     });
     routes.post("/aggregate_metrics", call -> aggregateMetrics(call.bodyObject()));
     for (ToolMethod tool : tools()) {
-      routes.post("/" + tool.name(), call -> tool.invoke(this, call.body(), sessions.open(call.sessionId())));
+      routes.post("/" + tool.name(), call -> {
+        Record arguments = tool.bindArguments(call.body());
+        if (!tool.wantsSession()) {
+          return tool.invoke(this, arguments, null);
+        }
+        Optional<Session> session = sessions.find(call.sessionId());
+        return session.isPresent() ? tool.invoke(this, arguments, session.get())
+            : sessions.noSession(call.sessionId(), "/seed_session");
+      });
+    }
+  }
+
+  /**
+   * The session store of a server, sized by its {@code max_sessions} (default 10,000) and
+   * {@code session_ttl_seconds} (default one hour).
+   */
+  static SessionStore sessionStore(GymServer server) {
+    ObjectNode config = server.context().config();
+    double ttl = config.path("session_ttl_seconds").asDouble(DEFAULT_SESSION_TTL.toSeconds());
+    int max = config.path("max_sessions").asInt(SessionStore.DEFAULT_MAX_SESSIONS);
+    if (!(ttl >= 0.001) || max <= 0) {
+      throw new dev.gym4j.config.ConfigException(server.context().path(ttl >= 0.001 ? "max_sessions"
+          : "session_ttl_seconds") + " must be a positive number");
+    }
+    return new SessionStore(server.context().name(), Duration.ofMillis((long) Math.min(ttl * 1000, Long.MAX_VALUE)),
+        max);
+  }
+
+  /** Stops the session sweep; a subclass that overrides this calls {@code super.stop()}. */
+  @Override
+  protected void stop() {
+    if (sessions != null) {
+      sessions.close();
     }
   }
 

@@ -3,10 +3,8 @@ package dev.gym4j.resources;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
@@ -16,11 +14,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One {@link Tool} method, bound: its name, its argument record, and how to call it with a JSON body.
- * Arguments that do not fit the record fail with a {@link FieldError} naming the field, which the agent
- * gives back to the model as the tool's output.
+ * Arguments that do not fit the record, checked as strict JSON Schema would check them (no coercion), fail
+ * with a {@link FieldError} naming the field, which the agent gives back to the model as the tool's output.
  */
 public record ToolMethod(String name, String description, Method method, Class<? extends Record> argumentType,
     boolean wantsSession) {
+  /** What agents accept as a tool name (OpenAI's rule for function names). */
+  static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  /** An environment's protocol routes, which agents never call as tools. */
+  static final java.util.Set<String> PROTOCOL_ROUTES = java.util.Set.of("seed_session", "verify", "aggregate_metrics",
+      "reset", "step", "close");
 
   static List<ToolMethod> of(Class<?> serverClass) {
     List<ToolMethod> tools = new ArrayList<>();
@@ -43,12 +46,16 @@ public record ToolMethod(String name, String description, Method method, Class<?
           + "(ArgumentsRecord, Session)");
     }
     String name = tool.name().isEmpty() ? snakeCase(method.getName()) : tool.name();
+    if (!NAME.matcher(name).matches() || PROTOCOL_ROUTES.contains(name)) {
+      throw new IllegalStateException("@Tool " + where + " is named '" + name + "': a tool name is 1 to 64 letters, "
+          + "digits, '_' or '-', and not one of the environment's own routes " + PROTOCOL_ROUTES);
+    }
     return new ToolMethod(name, tool.description(), method, (Class<? extends Record>) parameters[0],
         parameters.length == 2);
   }
 
-  Object invoke(Object server, JsonNode body, Session session) throws Exception {
-    Record arguments = bindArguments(body);
+  /** Calls the tool with bound arguments; {@code session} is ignored unless the tool takes one. */
+  Object invoke(Object server, Record arguments, Session session) throws Exception {
     try {
       return wantsSession ? method.invoke(server, arguments, session) : method.invoke(server, arguments);
     } catch (InvocationTargetException e) {
@@ -59,17 +66,12 @@ public record ToolMethod(String name, String description, Method method, Class<?
     }
   }
 
+  /** The arguments bound to the record, checked first so that nothing is coerced ({@link ToolArguments}). */
   Record bindArguments(JsonNode body) {
     if (!(body instanceof ObjectNode object)) {
       throw new FieldError(List.of(), "the arguments of " + name + " must be a JSON object", "object_type");
     }
-    for (RecordComponent component : argumentType.getRecordComponents()) {
-      String field = snakeCase(component.getName());
-      JsonNode value = object.get(field);
-      if ((value == null || value.isNull()) && component.getType() != Optional.class) {
-        throw new FieldError(List.of(field), "Field required", "missing");
-      }
-    }
+    ToolArguments.check(object, argumentType, List.of());
     try {
       return Json.convert(object, argumentType);
     } catch (JacksonException e) {

@@ -18,6 +18,7 @@ import dev.gym4j.client.ServerDirectory;
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.GlobalConfig;
 import dev.gym4j.config.ServerInstance;
+import dev.gym4j.head.HeadSecret;
 import dev.gym4j.head.HeadServer;
 import dev.gym4j.head.InstanceRecord;
 import dev.gym4j.head.InstanceRegistry;
@@ -36,25 +37,33 @@ public final class Deployment implements AutoCloseable {
   private final HeadServer head;
   private final List<RunningServer> servers;
   private final ServerClient client;
+  private final HeadSecret secret;
 
-  private Deployment(HeadServer head, List<RunningServer> servers, ServerClient client) {
+  private Deployment(HeadServer head, List<RunningServer> servers, ServerClient client, HeadSecret secret) {
     this.head = head;
     this.servers = servers;
     this.client = client;
+    this.secret = secret;
+  }
+
+  /** Starts a deployment with a freshly drawn registration secret (see {@link #secret()}). */
+  public static Deployment start(GlobalConfig config, Implementations implementations, Set<String> elsewhere) {
+    return start(config, implementations, elsewhere, HeadSecret.generate());
   }
 
   /**
    * Starts the head server and every instance except those in {@code elsewhere}, which another process
-   * will serve and announce ({@code gym4j serve}).
+   * will serve and announce ({@code gym4j serve}) with the registration {@code secret}.
    */
-  public static Deployment start(GlobalConfig config, Implementations implementations, Set<String> elsewhere) {
+  public static Deployment start(GlobalConfig config, Implementations implementations, Set<String> elsewhere,
+      HeadSecret secret) {
     for (String name : elsewhere) {
       config.require(name);
     }
     List<ServerInstance> local = config.instances().stream().filter(i -> !elsewhere.contains(i.name())).toList();
     List<GymServer> created = local.stream().map(implementations::create).toList();
     InstanceRegistry registry = new InstanceRegistry();
-    HeadServer head = HeadServer.start(config, registry);
+    HeadServer head = HeadServer.start(config, registry, secret);
     ServerClient client = new ServerClient(registry, ClientSettings.from(config));
     List<RunningServer> running = new ArrayList<>();
     try (ExecutorService starter = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -84,7 +93,7 @@ public final class Deployment implements AutoCloseable {
       }
     }
     running.forEach(server -> registry.register(record(server)));
-    return new Deployment(head, List.copyOf(running), client);
+    return new Deployment(head, List.copyOf(running), client, secret);
   }
 
   private static RunningServer startOne(GymServer server, ServerContext context) {
@@ -117,6 +126,11 @@ public final class Deployment implements AutoCloseable {
   /** Time from this JVM's start to now: how long a user waited for the servers. */
   public static Duration sinceJvmStart() {
     return Duration.ofMillis(System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime());
+  }
+
+  /** The secret {@code gym4j serve} must show to announce an instance to this deployment's head server. */
+  public HeadSecret secret() {
+    return secret;
   }
 
   public HeadServer head() {

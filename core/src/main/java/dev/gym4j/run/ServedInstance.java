@@ -17,6 +17,7 @@ import dev.gym4j.config.Origins;
 import dev.gym4j.config.ServerInstance;
 import dev.gym4j.config.Yaml;
 import dev.gym4j.head.HeadDirectory;
+import dev.gym4j.head.HeadSecret;
 import dev.gym4j.head.InstanceRecord;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.Implementations;
@@ -41,8 +42,9 @@ public final class ServedInstance implements AutoCloseable {
     this.client = client;
   }
 
+  /** Starts the instance and announces it to the head server, showing the deployment's {@code secret}. */
   public static ServedInstance start(URI head, String instanceName, List<String> overrides, ConfigLoader loader,
-      Implementations implementations) {
+      Implementations implementations, HeadSecret secret) {
     GlobalConfig config = loader.load(fetchConfig(head), new Origins(), overrides);
     ServerInstance instance = config.require(instanceName);
     var server = implementations.create(instance);
@@ -57,7 +59,7 @@ public final class ServedInstance implements AutoCloseable {
     }
     ServedInstance served = new ServedInstance(running, client);
     try {
-      served.announce(head);
+      served.announce(head, secret);
     } catch (RuntimeException e) {
       served.close();
       throw e;
@@ -74,14 +76,15 @@ public final class ServedInstance implements AutoCloseable {
     return tree;
   }
 
-  private void announce(URI head) {
+  private void announce(URI head, HeadSecret secret) {
     InstanceRecord record = Deployment.record(server);
     ObjectNode body = Json.object();
     body.put("process_name", record.processName());
     body.put("url", "http://" + reachableHost(server.host()) + ":" + server.port());
     body.put("pid", record.pid());
     body.put("start_time", record.startTime());
-    HttpReply reply = client.send(head.resolve("/server_instances"), "POST", Json.writeBytes(body), Map.of(), Map.of());
+    HttpReply reply = client.send(head.resolve("/server_instances"), "POST", Json.writeBytes(body), Map.of(),
+        Map.of("Authorization", "Bearer " + secret.value()));
     if (!reply.ok()) {
       throw new ConfigException("the head server at " + head + " refused to register " + record.processName() + ": "
           + reply.status() + " " + reply.text());

@@ -16,13 +16,15 @@ public final class Call {
   /** Until parsed: a rollout waiting on its model holds its Call for seconds, the bytes need not wait too. */
   private byte[] rawBody;
   private final String sessionId;
+  private final boolean carriesSession;
   private final java.util.Map<String, String> responseCookies = new java.util.LinkedHashMap<>();
   private JsonNode body;
 
-  Call(ServerRequest request, byte[] rawBody, String sessionId) {
+  Call(ServerRequest request, byte[] rawBody, String sessionId, boolean carriesSession) {
     this.request = request;
     this.rawBody = rawBody;
     this.sessionId = sessionId;
+    this.carriesSession = carriesSession;
   }
 
   /** Every cookie the request carries, by name (an agent forwards other servers' session cookies). */
@@ -71,6 +73,14 @@ public final class Call {
    */
   public String sessionId() {
     return sessionId;
+  }
+
+  /**
+   * Whether the request carried this server's session cookie with a valid signature (and so claims a session
+   * this server issued), rather than none or a forged one.
+   */
+  public boolean carriesSession() {
+    return carriesSession;
   }
 
   public String path() {

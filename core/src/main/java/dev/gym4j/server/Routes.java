@@ -82,12 +82,13 @@ public final class Routes {
 
   private void handle(String route, JsonHandler handler, ServerRequest req, ServerResponse res, long start) {
     {
-      String sessionId = sessionCookie.read(req.headers().cookies()).orElseGet(SessionCookie::newSessionId);
+      java.util.Optional<String> carried = sessionCookie.read(req.headers().cookies());
+      String sessionId = carried.orElseGet(SessionCookie::newSessionId);
       res.headers().addCookie(sessionCookie.setCookie(sessionId));
       Object result;
       int status = 200;
       try {
-        Call call = call(req, sessionId);
+        Call call = call(req, sessionId, carried.isPresent());
         if (call == null) {
           send(res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
           return;
@@ -141,9 +142,9 @@ public final class Routes {
    * The call with its body, or null when the body is over the limit. A method of its own, so that no frame
    * of a handler that waits for seconds keeps the raw bytes once the Call has parsed them.
    */
-  private Call call(ServerRequest req, String sessionId) {
+  private Call call(ServerRequest req, String sessionId, boolean carriesSession) {
     byte[] body = readBody(req);
-    return body == null ? null : new Call(req, body, sessionId);
+    return body == null ? null : new Call(req, body, sessionId, carriesSession);
   }
 
   /** The request body, or null when it is over the limit. */

@@ -96,7 +96,8 @@ class ServerRuntimeTest {
     HttpReply reply = post("/increment_counter", big, Map.of());
     assertThat(reply.status()).isEqualTo(413);
     assertThat(reply.json().get("detail").asString()).contains("larger than 2000 bytes");
-    assertThat(post("/increment_counter", "{\"count\": 1}", Map.of()).status()).isEqualTo(200);
+    Map<String, String> session = post("/seed_session", "{}", Map.of()).cookies();
+    assertThat(post("/increment_counter", "{\"count\": 1}", session).status()).isEqualTo(200);
   }
 
   @Test
@@ -147,7 +148,7 @@ class ServerRuntimeTest {
 
   @Test
   void metricsAreServedInPrometheusFormat() {
-    post("/increment_counter", "{\"count\": 1}", Map.of());
+    post("/increment_counter", "{\"count\": 1}", post("/seed_session", "{}", Map.of()).cookies());
     post("/increment_counter", "{}", Map.of());
     HttpReply metrics = client.get("counter", "/metrics");
     assertThat(metrics.status()).isEqualTo(200);
@@ -156,14 +157,15 @@ class ServerRuntimeTest {
   }
 
   @Test
-  void aForgedOrTamperedCookieGetsAFreshSession() {
+  void aForgedOrTamperedCookieFindsNoSession() {
     Map<String, String> cookies = post("/seed_session", "{\"initial_count\": 7}", Map.of()).cookies();
     String value = cookies.get(COOKIE);
     String payload = value.substring(0, value.lastIndexOf('.'));
     String forged = java.util.Base64.getUrlEncoder().withoutPadding()
         .encodeToString("{\"session_id\":\"someone-else\"}".getBytes()) + value.substring(value.lastIndexOf('.'));
-    assertThat(post("/get_counter_value", "{}", Map.of(COOKIE, forged)).json().get("count").asInt()).isZero();
-    assertThat(post("/get_counter_value", "{}", Map.of(COOKIE, payload + ".AAAA")).json().get("count").asInt()).isZero();
+    // issue 14: no fresh empty state either; only seed_session starts a session
+    assertThat(post("/get_counter_value", "{}", Map.of(COOKIE, forged)).status()).isEqualTo(409);
+    assertThat(post("/get_counter_value", "{}", Map.of(COOKIE, payload + ".AAAA")).status()).isEqualTo(409);
     assertThat(post("/get_counter_value", "{}", cookies).json().get("count").asInt()).isEqualTo(7);
   }
 
