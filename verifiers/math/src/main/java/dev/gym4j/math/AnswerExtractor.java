@@ -205,7 +205,11 @@ final class AnswerExtractor {
       return new Candidate(null, "");
     }
     try {
-      return new Candidate(MathParser.parse(expr.replace('\n', ' '), budget), expr);
+      // "2/3." reads as 2/3.0 in Python, so a trailing point is a decimal point
+      String plain = expr.replace('\n', ' ').strip();
+      boolean point = plain.endsWith(".");
+      Expr value = MathParser.parse(point ? plain.substring(0, plain.length() - 1) : plain, budget);
+      return new Candidate(point ? decimal(value) : value, expr);
     } catch (IllegalArgumentException | ArithmeticException e) {
       return new Candidate(null, expr);
     }
@@ -233,9 +237,11 @@ final class AnswerExtractor {
     boolean allParsed = true;
     for (String prefix : new String[] {"first", "next1", "next2", "next3", "next4", "next5"}) {
       String latex = null;
+      boolean boxGroup = false;
       for (Map.Entry<String, Integer> group : match.namedGroups().entrySet()) {
         if (group.getKey().startsWith(prefix + "latex") && match.group(group.getValue()) != null) {
           latex = match.group(group.getValue());
+          boxGroup = group.getKey().endsWith("latexBoxed");
           break;
         }
       }
@@ -244,7 +250,8 @@ final class AnswerExtractor {
       }
       Integer percentGroup = match.namedGroups().get(prefix + "percent");
       boolean percent = percentGroup != null && match.group(percentGroup) != null;
-      String normalized = LatexNormalizer.normalize(latex, true);
+      // a bare \boxed{…} match reads its last box (and boxes just before it); a math environment, all of them
+      String normalized = LatexNormalizer.normalize(latex, !boxGroup);
       texts.add(normalized);
       Expr value = parseLatex(normalized, budget);
       if (value != null && percent) {
@@ -288,6 +295,11 @@ final class AnswerExtractor {
       }
       return null;
     }
+  }
+
+  /** The value marked as having a decimal literal in it, so that it compares rounded. */
+  private static Expr decimal(Expr value) {
+    return new Bin('*', value, new Num(BigRational.ONE, true));
   }
 
   private static Expr percentOf(Expr value) {
