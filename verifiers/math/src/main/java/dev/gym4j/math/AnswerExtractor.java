@@ -135,8 +135,14 @@ final class AnswerExtractor {
       List<Found> found = new ArrayList<>();
       for (Rule rule : group) {
         Matcher matcher = rule.pattern().matcher(watched);
-        while (matcher.find()) {
-          found.add(new Found(matcher.toMatchResult(), rule));
+        try {
+          while (matcher.find()) {
+            found.add(new Found(matcher.toMatchResult(), rule));
+          }
+        } catch (StackOverflowError e) {
+          // java.util.regex recurses once per repetition of a group: a formula tens of thousands of
+          // characters long is too large to check, which does not depend on the machine's load
+          throw new Budget.Exhausted();
         }
       }
       // rightmost end first; among equal ends, the leftmost start
@@ -197,6 +203,10 @@ final class AnswerExtractor {
       boolean negative = digits.startsWith("-");
       digits = digits.replaceFirst("^-?0*", "");
       String number = (negative ? "-" : "") + (digits.isEmpty() ? "0" : digits) + decimal.replace(',', '.');
+      if (number.length() > MathParser.MAX_DIGITS) {
+        throw new MathParser.TooLarge("a number of " + number.length() + " digits (at most " + MathParser.MAX_DIGITS
+            + ")");
+      }
       Expr value = new Num(BigRational.parseDecimal(number), !decimal.isEmpty());
       return new Candidate(percent ? percentOf(value) : value, number);
     }
@@ -251,6 +261,10 @@ final class AnswerExtractor {
       Integer percentGroup = match.namedGroups().get(prefix + "percent");
       boolean percent = percentGroup != null && match.group(percentGroup) != null;
       // a bare \boxed{…} match reads its last box (and boxes just before it); a math environment, all of them
+      if (latex.length() > MathParser.MAX_CHARS) {
+        throw new MathParser.TooLarge("a formula of " + latex.length() + " characters (at most "
+            + MathParser.MAX_CHARS + ")");
+      }
       String normalized = LatexNormalizer.normalize(latex, !boxGroup);
       texts.add(normalized);
       Expr value = parseLatex(normalized, budget);

@@ -32,6 +32,11 @@ final class MathParser {
       "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
       "Omega");
   private static final int MAX_DEPTH = 200;
+  /** Size limits of one answer, checked before any work that grows with them. */
+  static final int MAX_CHARS = 20_000;
+  static final int MAX_TOKENS = 4_000;
+  static final int MAX_HEIGHT = 300;
+  static final int MAX_DIGITS = 5_000;
 
   private final List<String> tokens;
   private final Budget budget;
@@ -44,15 +49,66 @@ final class MathParser {
   }
 
   static Expr parse(String text, Budget budget) {
+    if (text.length() > MAX_CHARS) {
+      throw new TooLarge("an answer of " + text.length() + " characters (at most " + MAX_CHARS + ")");
+    }
     MathParser parser = new MathParser(tokenize(text), budget);
     if (parser.tokens.isEmpty()) {
       throw new IllegalArgumentException("empty answer");
+    }
+    if (parser.tokens.size() > MAX_TOKENS) {
+      throw new TooLarge("an answer of " + parser.tokens.size() + " symbols (at most " + MAX_TOKENS + ")");
     }
     Expr result = parser.list("");
     if (parser.pos < parser.tokens.size()) {
       throw new IllegalArgumentException("unexpected '" + parser.tokens.get(parser.pos) + "'");
     }
+    if (height(result) > MAX_HEIGHT) {
+      throw new TooLarge("an answer nested more than " + MAX_HEIGHT + " levels deep");
+    }
     return result;
+  }
+
+  /**
+   * An answer past the size limits: the verification stops and the answer scores 0, whatever the time
+   * left, so the verdict is the same on any machine.
+   */
+  static final class TooLarge extends RuntimeException {
+    TooLarge(String what) {
+      super(what + " is too large to check", null, false, false);
+    }
+  }
+
+  /** The depth of an expression tree, found without recursion (a deep tree is what is being guarded against). */
+  static int height(Expr root) {
+    java.util.ArrayDeque<Object[]> stack = new java.util.ArrayDeque<>();
+    stack.push(new Object[] {root, 1});
+    int max = 0;
+    while (!stack.isEmpty()) {
+      Object[] top = stack.pop();
+      int depth = (Integer) top[1];
+      max = Math.max(max, depth);
+      for (Expr child : children((Expr) top[0])) {
+        stack.push(new Object[] {child, depth + 1});
+      }
+    }
+    return max;
+  }
+
+  private static List<Expr> children(Expr expr) {
+    return switch (expr) {
+      case Bin b -> List.of(b.left(), b.right());
+      case Neg n -> List.of(n.operand());
+      case Fn f -> f.args();
+      case Rel r -> List.of(r.left(), r.right());
+      case And a -> List.copyOf(a.links());
+      case Union u -> u.parts();
+      case SetOf s -> s.items();
+      case TupleOf t -> t.items();
+      case Interval i -> List.of(i.low(), i.high());
+      case Matrix m -> m.rows().stream().flatMap(List::stream).toList();
+      default -> List.of();
+    };
   }
 
   static List<String> tokenize(String text) {
@@ -376,7 +432,7 @@ final class MathParser {
 
   private Expr primary() {
     if (++depth > MAX_DEPTH) {
-      throw new IllegalArgumentException("nested too deeply");
+      throw new TooLarge("an answer nested more than " + MAX_DEPTH + " groups deep");
     }
     try {
       return primaryUnguarded();
@@ -390,6 +446,9 @@ final class MathParser {
     String token = next();
     char c = token.charAt(0);
     if (Character.isDigit(c) || c == '.') {
+      if (token.length() > MAX_DIGITS) {
+        throw new TooLarge("a number of " + token.length() + " digits (at most " + MAX_DIGITS + ")");
+      }
       return new Num(BigRational.parseDecimal(token), token.contains("."));
     }
     if (Character.isLetter(c)) {

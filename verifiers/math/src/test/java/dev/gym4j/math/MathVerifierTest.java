@@ -108,12 +108,14 @@ class MathVerifierTest {
 
   @Test
   void aVerificationOverBudgetIsUndecidedNotWrong() {
-    MathVerifier hurried = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofMillis(50)));
-    String enormous = "\\boxed{" + "(x+1)".repeat(20_000) + "}";
-    String text = "The answer: " + " 1 + 1 = 2,".repeat(200_000) + enormous;
+    // the clock is the last resort, behind the size and step limits (BoundedWorkTest): a text well within
+    // them still stops when the time is up
+    MathVerifier hurried = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofNanos(1)));
+    String text = "We add the numbers one at a time, $1 + 2 = 3$, and so on. ".repeat(200) + "\\boxed{2}";
+    assertThat(VERIFIER.verifyExpected("2", text).matched()).isTrue();
     Verdict verdict = hurried.verifyExpected("2", text);
     assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.UNDECIDED);
-    assertThat(verdict.detail()).contains("50 ms");
+    assertThat(verdict.detail()).startsWith("undecided within");
   }
 
   @Test

@@ -24,7 +24,7 @@ import tools.jackson.databind.JsonNode;
 class MathVerifyAgreementTest {
   private static final double REQUIRED = 0.97;
 
-  private record Pair(String source, String kind, String gold, String pred, boolean reference) {}
+  record Pair(String source, String kind, String gold, String pred, boolean reference) {}
 
   static List<Pair> pairs() throws IOException {
     try (InputStream in = MathVerifyAgreementTest.class.getResourceAsStream("/mathverify_test_pairs.jsonl")) {
