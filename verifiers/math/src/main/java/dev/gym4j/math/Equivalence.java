@@ -523,7 +523,12 @@ final class Equivalence {
     if (variables.isEmpty()) {
       try {
         Evaluator evaluator = new Evaluator(Map.of(), budget);
-        return numbersEqual(evaluator.evaluate(gold), evaluator.evaluate(pred));
+        Numeric a = evaluator.evaluate(gold);
+        Numeric b = evaluator.evaluate(pred);
+        if (options.relativeTolerance() == 0 && (literalDecimal(gold) || literalDecimal(pred))) {
+          return roundedEqual(gold, a, pred, b);
+        }
+        return numbersEqual(a, b);
       } catch (ArithmeticException e) {
         return false;
       }
@@ -552,6 +557,41 @@ final class Equivalence {
       agreeing++;
     }
     return agreeing == AGREEING_POINTS;
+  }
+
+  /**
+   * math-verify's rule when one side is a decimal literal (grader.py, {@code sympy_numeric_eq}): both sides
+   * are rounded to {@code floatRounding} places, so {@code \\sqrt{17}} is {@code 4.123105625617661} and π is
+   * {@code 3.1415927} but not {@code 3.14159}; except that an integer stays exact and equals only a decimal
+   * of exactly its value ({@code 3} is {@code 3.0}, not {@code 3.0000004}), as SymPy's rounding does.
+   */
+  private boolean roundedEqual(Expr gold, Numeric a, Expr pred, Numeric b) {
+    if (!literalDecimal(gold) && literalInteger(gold) || !literalDecimal(pred) && literalInteger(pred)) {
+      return a.value().compareTo(b.value()) == 0;
+    }
+    int places = options.floatRounding();
+    BigDecimal x = a.isExact() ? a.exact().round(places) : a.value().setScale(places, java.math.RoundingMode.HALF_EVEN);
+    BigDecimal y = b.isExact() ? b.exact().round(places) : b.value().setScale(places, java.math.RoundingMode.HALF_EVEN);
+    return x.compareTo(y) == 0;
+  }
+
+  /** A decimal number as written ({@code 0.75}, {@code -0.75}, {@code 12.5\\%}), not a formula holding one. */
+  private static boolean literalDecimal(Expr expr) {
+    return switch (expr) {
+      case Num n -> n.decimal();
+      case Neg n -> literalDecimal(n.operand());
+      case Bin b when b.op() == '/' && b.right() instanceof Num d && d.value().equals(BigRational.of(100)) ->
+          literalDecimal(b.left());
+      default -> false;
+    };
+  }
+
+  private static boolean literalInteger(Expr expr) {
+    return switch (expr) {
+      case Num n -> !n.decimal() && n.value().isInteger();
+      case Neg n -> literalInteger(n.operand());
+      default -> false;
+    };
   }
 
   boolean numbersEqual(Numeric a, Numeric b) {

@@ -38,6 +38,7 @@ class MathVerifierTest {
       7                   | \\boxed{7}.
       \\frac{\\sqrt{2}}{2}  | \\boxed{\\frac{1}{\\sqrt{2}}}
       2\\sqrt{2}          | \\boxed{\\sqrt{8}}
+      \\sqrt{2}           | \\boxed{1.414214}
       \\sqrt[3]{27}       | \\boxed{3}
       \\pi/2              | \\boxed{\\frac{\\pi}{2}}
       2\\pi               | \\boxed{2 \\pi}
@@ -69,7 +70,7 @@ class MathVerifierTest {
   @ParameterizedTest(name = "{0} != {1}")
   @CsvSource(delimiter = '|', textBlock = """
       \\frac{1}{3}     | \\boxed{0.33}
-      \\sqrt{2}        | \\boxed{1.414214}
+      \\sqrt{2}        | \\boxed{1.41421}
       [1, 3)           | \\boxed{[1, 3]}
       (1, 2, 3)        | \\boxed{(3, 2, 1)}
       \\{1, 2\\}       | \\boxed{\\{1, 2, 3\\}}
