@@ -16,8 +16,7 @@ import dev.gym4j.math.Expr.SetOf;
 /**
  * Finds the final answer in model text the way math-verify does. Patterns have priorities: "final answer
  * is …" first, then {@code \boxed{}}, then "answer: …", then any formula or number as a last resort. Within
- * a priority the rightmost match is tried first, and the first one that parses wins; a formula that fails
- * to parse may not lend a number from inside it to a lower priority.
+ * a priority the rightmost match is tried first, and the first one that parses wins.
  */
 final class AnswerExtractor {
   /** One extracted answer: the parsed value (null when it did not parse) and the text it came from. */
@@ -129,7 +128,6 @@ final class AnswerExtractor {
 
   private static List<Candidate> extract(String text, List<List<Rule>> groups, Budget budget) {
     CharSequence watched = budget.watch(text);
-    List<int[]> failedLatex = new ArrayList<>();
     List<Candidate> fallbacks = new ArrayList<>();
     for (List<Rule> group : groups) {
       List<Found> found = new ArrayList<>();
@@ -150,17 +148,7 @@ final class AnswerExtractor {
           .thenComparingInt(f -> f.match().start()));
       for (Found f : found) {
         budget.check();
-        if (!f.rule().latex() && overlaps(f, failedLatex)) {
-          continue;
-        }
         Candidate candidate = f.rule().latex() ? latex(f.match(), budget) : expression(f.match(), budget);
-        if (candidate.value() == null && f.rule().latex()) {
-          for (Map.Entry<String, Integer> group1 : f.match().namedGroups().entrySet()) {
-            if (group1.getKey().startsWith("firstlatex") && f.match().group(group1.getValue()) != null) {
-              failedLatex.add(new int[] {f.match().start(group1.getValue()), f.match().end(group1.getValue())});
-            }
-          }
-        }
         if (!candidate.text().isEmpty()) {
           fallbacks.add(candidate);
         }
@@ -171,26 +159,6 @@ final class AnswerExtractor {
       }
     }
     return fallbacks.isEmpty() ? List.of() : List.of(new Candidate(null, fallbacks.getFirst().text()));
-  }
-
-  private static boolean overlaps(Found found, List<int[]> spans) {
-    if (spans.isEmpty()) {
-      return false;
-    }
-    for (Map.Entry<String, Integer> group : found.match().namedGroups().entrySet()) {
-      String name = group.getKey();
-      int index = group.getValue();
-      if (found.match().group(index) == null
-          || !(name.equals("expr") || name.startsWith("integer") || name.startsWith("decimal"))) {
-        continue;
-      }
-      for (int[] span : spans) {
-        if (found.match().start(index) < span[1] && found.match().end(index) > span[0]) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static Candidate expression(MatchResult match, Budget budget) {
