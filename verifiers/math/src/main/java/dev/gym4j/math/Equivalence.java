@@ -104,7 +104,10 @@ final class Equivalence {
     return isScalar(gold) && isScalar(pred) && scalarsEqual(gold, pred);
   }
 
-  /** latex2sympy's {@code is_expr_of_only_symbols}: a name, or names combined ({@code AB}, {@code |AB|}, {@code A:B}, {@code (p, q)}). */
+  /**
+   * latex2sympy's {@code is_expr_of_only_symbols}: a name, or names combined ({@code AB}, {@code |AB|},
+   * {@code A:B}, {@code (p, q)}).
+   */
   static boolean onlySymbols(Expr expr) {
     return switch (expr) {
       case Sym s -> true;

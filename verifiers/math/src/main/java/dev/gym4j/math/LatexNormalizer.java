@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
 /**
  * Rewrites an extracted LaTeX answer into the subset {@link MathParser} reads: boxes opened, spacing and
  * sizing commands dropped, fraction and root shorthands written out, units and degrees removed, "and"
- * and "or" read as commas, a whole answer with thousands separators read as one number. Each rule exists because answers are written that way, not to be a TeX engine.
+ * and "or" read as commas, a whole answer with thousands separators read as one number, mostly as
+ * latex2sympy's normalize_latex does. Each rule exists because answers are written that way, not to be a
+ * TeX engine.
  */
 final class LatexNormalizer {
   private static final Pattern SPACING = Pattern.compile(
@@ -38,16 +40,19 @@ final class LatexNormalizer {
   private static final Pattern COMMA_NUMBER = Pattern.compile("\\s*(-?)(\\d{1,3}(?:,\\d{3})+)(\\.\\d+)?\\s*");
   private static final Pattern REMOVED = Pattern.compile(
       "\\\\mathrm\\{th\\}|\\\\!\\s*|\\\\text\\s*\\{\\s*\\}|\\\\\\$|\\$|(?<!\\\\)[\"']|\\\\displaystyle");
-  private static final Pattern TEXT_ALIAS = Pattern.compile("\\\\(?:math(?:rm|it|bf)|text(?:normal|bf|it|rm))(?![a-zA-Z])");
+  private static final Pattern TEXT_ALIAS =
+      Pattern.compile("\\\\(?:math(?:rm|it|bf)|text(?:normal|bf|it|rm))(?![a-zA-Z])");
   private static final Pattern BRACED_COMMA = Pattern.compile("\\s*\\{\\s*,\\s*\\}");
   private static final Pattern AND_OR = Pattern.compile(
       ",?\\s*\\\\text\\{\\s*(?:and|or)\\s*\\}|(?<![a-zA-Z]),?\\s*(?:and|or)(?![a-zA-Z])");
   private static final Pattern PERCENT_WORD = Pattern.compile(
       "\\\\text\\{(?:percentage|percent|pct)\\}|\\s*(?:percentage|percent|pct)");
   private static final Pattern DOUBLED_BACKSLASH = Pattern.compile("\\\\\\\\(?=[a-zA-Z])");
-  /** A trailing {@code \text{…}} (a unit, with its power), dropped when something is left before it. */
+  /** What may stand between two boxes read together. */
   private static final Pattern SEPARATOR = Pattern.compile("and|or|,|;");
-  private static final Pattern TRAILING_TEXT = Pattern.compile("\\\\(?:text|mbox)\\{[^{}]*\\}(?:\\^\\d|\\{\\^\\d\\})?\\s*$");
+  /** A trailing {@code \text{…}} (a unit, with its power), dropped when something is left before it. */
+  private static final Pattern TRAILING_TEXT =
+      Pattern.compile("\\\\(?:text|mbox)\\{[^{}]*\\}(?:\\^\\d|\\{\\^\\d\\})?\\s*$");
 
   private LatexNormalizer() {}
 
