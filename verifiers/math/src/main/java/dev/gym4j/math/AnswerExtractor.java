@@ -16,8 +16,7 @@ import dev.gym4j.math.Expr.SetOf;
 /**
  * Finds the final answer in model text the way math-verify does. Patterns have priorities: "final answer
  * is …" first, then {@code \boxed{}}, then "answer: …", then any formula or number as a last resort. Within
- * a priority the rightmost match is tried first, and the first one that parses wins; a formula that fails
- * to parse may not lend a number from inside it to a lower priority.
+ * a priority the rightmost match is tried first, and the first one that parses wins.
  */
 final class AnswerExtractor {
   /** One extracted answer: the parsed value (null when it did not parse) and the text it came from. */
@@ -129,14 +128,19 @@ final class AnswerExtractor {
 
   private static List<Candidate> extract(String text, List<List<Rule>> groups, Budget budget) {
     CharSequence watched = budget.watch(text);
-    List<int[]> failedLatex = new ArrayList<>();
     List<Candidate> fallbacks = new ArrayList<>();
     for (List<Rule> group : groups) {
       List<Found> found = new ArrayList<>();
       for (Rule rule : group) {
         Matcher matcher = rule.pattern().matcher(watched);
-        while (matcher.find()) {
-          found.add(new Found(matcher.toMatchResult(), rule));
+        try {
+          while (matcher.find()) {
+            found.add(new Found(matcher.toMatchResult(), rule));
+          }
+        } catch (StackOverflowError e) {
+          // java.util.regex recurses once per repetition of a group: a formula tens of thousands of
+          // characters long is too large to check, which does not depend on the machine's load
+          throw new Budget.Exhausted();
         }
       }
       // rightmost end first; among equal ends, the leftmost start
@@ -144,17 +148,7 @@ final class AnswerExtractor {
           .thenComparingInt(f -> f.match().start()));
       for (Found f : found) {
         budget.check();
-        if (!f.rule().latex() && overlaps(f, failedLatex)) {
-          continue;
-        }
         Candidate candidate = f.rule().latex() ? latex(f.match(), budget) : expression(f.match(), budget);
-        if (candidate.value() == null && f.rule().latex()) {
-          for (Map.Entry<String, Integer> group1 : f.match().namedGroups().entrySet()) {
-            if (group1.getKey().startsWith("firstlatex") && f.match().group(group1.getValue()) != null) {
-              failedLatex.add(new int[] {f.match().start(group1.getValue()), f.match().end(group1.getValue())});
-            }
-          }
-        }
         if (!candidate.text().isEmpty()) {
           fallbacks.add(candidate);
         }
@@ -167,26 +161,6 @@ final class AnswerExtractor {
     return fallbacks.isEmpty() ? List.of() : List.of(new Candidate(null, fallbacks.getFirst().text()));
   }
 
-  private static boolean overlaps(Found found, List<int[]> spans) {
-    if (spans.isEmpty()) {
-      return false;
-    }
-    for (Map.Entry<String, Integer> group : found.match().namedGroups().entrySet()) {
-      String name = group.getKey();
-      int index = group.getValue();
-      if (found.match().group(index) == null
-          || !(name.equals("expr") || name.startsWith("integer") || name.startsWith("decimal"))) {
-        continue;
-      }
-      for (int[] span : spans) {
-        if (found.match().start(index) < span[1] && found.match().end(index) > span[0]) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
   private static Candidate expression(MatchResult match, Budget budget) {
     Map<String, Integer> groups = match.namedGroups();
     String integer = firstGroup(match, groups, "integer");
@@ -197,6 +171,10 @@ final class AnswerExtractor {
       boolean negative = digits.startsWith("-");
       digits = digits.replaceFirst("^-?0*", "");
       String number = (negative ? "-" : "") + (digits.isEmpty() ? "0" : digits) + decimal.replace(',', '.');
+      if (number.length() > MathParser.MAX_DIGITS) {
+        throw new MathParser.TooLarge("a number of " + number.length() + " digits (at most " + MathParser.MAX_DIGITS
+            + ")");
+      }
       Expr value = new Num(BigRational.parseDecimal(number), !decimal.isEmpty());
       return new Candidate(percent ? percentOf(value) : value, number);
     }
@@ -205,7 +183,11 @@ final class AnswerExtractor {
       return new Candidate(null, "");
     }
     try {
-      return new Candidate(MathParser.parse(expr.replace('\n', ' '), budget), expr);
+      // "2/3." reads as 2/3.0 in Python, so a trailing point is a decimal point
+      String plain = expr.replace('\n', ' ').strip();
+      boolean point = plain.endsWith(".");
+      Expr value = MathParser.parse(point ? plain.substring(0, plain.length() - 1) : plain, budget);
+      return new Candidate(point ? decimal(value) : value, expr);
     } catch (IllegalArgumentException | ArithmeticException e) {
       return new Candidate(null, expr);
     }
@@ -233,9 +215,11 @@ final class AnswerExtractor {
     boolean allParsed = true;
     for (String prefix : new String[] {"first", "next1", "next2", "next3", "next4", "next5"}) {
       String latex = null;
+      boolean boxGroup = false;
       for (Map.Entry<String, Integer> group : match.namedGroups().entrySet()) {
         if (group.getKey().startsWith(prefix + "latex") && match.group(group.getValue()) != null) {
           latex = match.group(group.getValue());
+          boxGroup = group.getKey().endsWith("latexBoxed");
           break;
         }
       }
@@ -244,7 +228,12 @@ final class AnswerExtractor {
       }
       Integer percentGroup = match.namedGroups().get(prefix + "percent");
       boolean percent = percentGroup != null && match.group(percentGroup) != null;
-      String normalized = LatexNormalizer.normalize(latex, true);
+      // a bare \boxed{…} match reads its last box (and boxes just before it); a math environment, all of them
+      if (latex.length() > MathParser.MAX_CHARS) {
+        throw new MathParser.TooLarge("a formula of " + latex.length() + " characters (at most "
+            + MathParser.MAX_CHARS + ")");
+      }
+      String normalized = LatexNormalizer.normalize(latex, !boxGroup);
       texts.add(normalized);
       Expr value = parseLatex(normalized, budget);
       if (value != null && percent) {
@@ -288,6 +277,11 @@ final class AnswerExtractor {
       }
       return null;
     }
+  }
+
+  /** The value marked as having a decimal literal in it, so that it compares rounded. */
+  private static Expr decimal(Expr value) {
+    return new Bin('*', value, new Num(BigRational.ONE, true));
   }
 
   private static Expr percentOf(Expr value) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.gym4j.math.Expr.And;
 import dev.gym4j.math.Expr.Bin;
 import dev.gym4j.math.Expr.Const;
 import dev.gym4j.math.Expr.Fn;
@@ -21,6 +22,7 @@ import dev.gym4j.math.Expr.SetOf;
 import dev.gym4j.math.Expr.Sym;
 import dev.gym4j.math.Expr.Text;
 import dev.gym4j.math.Expr.TupleOf;
+import dev.gym4j.math.Expr.Union;
 
 /**
  * Decides whether two parsed answers are the same mathematical object. Shapes must agree (a set is never
@@ -53,42 +55,98 @@ final class Equivalence {
     this.budget = budget;
   }
 
+  /**
+   * math-verify's comparison (grader.py, {@code sympy_expr_eq}), in its order: labelled answers
+   * ({@code x = 2}, {@code (p,q) = (3,2)}) give their value unless both sides are equations; a relation
+   * given as gold is read as the set it describes when the prediction is a set; then relations, sets and
+   * tuples, words and symbols, matrices and scalars each compare their own way.
+   */
   boolean equal(Expr gold, Expr pred) {
     budget.check();
+    boolean goldAssignment = isAssignment(gold);
+    boolean goldEquation = isEquation(gold);
+    boolean predEquation = isEquation(pred);
+    if (goldAssignment) {
+      gold = new Rel("=", firstLink(gold).left(), lastLink(gold).right());
+    }
+    if (isAssignment(pred)) {
+      pred = new Rel("=", firstLink(pred).left(), lastLink(pred).right());
+    }
+    if (predEquation && !goldEquation) {
+      pred = lastLink(pred).right();
+    } else if (goldAssignment && !predEquation) {
+      gold = lastLink(gold).right();
+    }
+    if (isRelation(gold) && isSet(pred)) {
+      Expr set = asSet(gold);
+      gold = set == null ? gold : set;
+    }
     if (gold.toString().equals(pred.toString())) {
       return true;
     }
-    return switch (gold) {
-      case SetOf g when pred instanceof SetOf p -> sameSet(g.items(), p.items());
-      case SetOf g when g.items().size() == 1 -> equal(g.items().getFirst(), pred);
-      case TupleOf g when pred instanceof TupleOf p -> pairwise(g.items(), p.items());
-      case Interval g when pred instanceof Interval p -> g.lowOpen() == p.lowOpen() && g.highOpen() == p.highOpen()
-          && equal(g.low(), p.low()) && equal(g.high(), p.high());
-      case Interval g when pred instanceof TupleOf p && g.lowOpen() && g.highOpen() ->
-          pairwise(List.of(g.low(), g.high()), p.items());
-      case TupleOf g when pred instanceof Interval p && p.lowOpen() && p.highOpen() ->
-          pairwise(g.items(), List.of(p.low(), p.high()));
-      case Interval g when pred instanceof Rel p -> asInterval(p) != null && equal(g, asInterval(p));
-      case Matrix g when pred instanceof Matrix p -> sameMatrix(g, p);
-      case Rel g when pred instanceof Rel p -> sameRelation(g, p);
-      case Rel g when pred instanceof Interval -> asInterval(g) != null && equal(asInterval(g), pred);
-      case Rel g when g.op().equals("=") && g.left() instanceof Sym -> equal(g.right(), pred);
-      case Text g -> pred instanceof Text || pred instanceof Sym ? sameWord(g.toString(), pred.toString()) : false;
-      default -> equalToShape(gold, pred);
+    if (isRelation(gold) && isRelation(pred)) {
+      return sameRelation(gold, pred);
+    }
+    if (isSet(gold) || gold instanceof TupleOf || isSet(pred) || pred instanceof TupleOf) {
+      return sameSet(gold, pred);
+    }
+    if (isRelation(gold) || isRelation(pred)) {
+      return false;
+    }
+    if (isWord(gold) || isWord(pred)) {
+      return sameWord(gold, pred);
+    }
+    Matrix goldMatrix = matrixValue(gold);
+    Matrix predMatrix = matrixValue(pred);
+    if (goldMatrix != null || predMatrix != null) {
+      return goldMatrix != null && predMatrix != null && sameMatrix(goldMatrix, predMatrix);
+    }
+    return isScalar(gold) && isScalar(pred) && scalarsEqual(gold, pred);
+  }
+
+  /**
+   * latex2sympy's {@code is_expr_of_only_symbols}: a name, or names combined ({@code AB}, {@code |AB|},
+   * {@code A:B}, {@code (p, q)}).
+   */
+  static boolean onlySymbols(Expr expr) {
+    return switch (expr) {
+      case Sym s -> true;
+      case Text t -> true;
+      case Bin b when b.op() == '^' -> false;
+      case Bin b -> onlySymbols(b.left()) && onlySymbols(b.right());
+      case Fn f -> !f.args().isEmpty() && f.args().stream().allMatch(Equivalence::onlySymbols);
+      case TupleOf t -> t.items().stream().allMatch(Equivalence::onlySymbols);
+      case Interval i -> onlySymbols(i.low()) && onlySymbols(i.high());
+      default -> false;
     };
   }
 
-  private boolean equalToShape(Expr gold, Expr pred) {
-    return switch (pred) {
-      case SetOf p when p.items().size() == 1 -> equal(gold, p.items().getFirst());
-      case Rel p when p.op().equals("=") && p.left() instanceof Sym -> equal(gold, p.right());
-      case Text p -> gold instanceof Sym && sameWord(gold.toString(), p.toString());
-      default -> isScalar(gold) && isScalar(pred) && scalarsEqual(gold, pred);
+  private static boolean isAssignment(Expr expr) {
+    return isEquation(expr) && onlySymbols(firstLink(expr).left());
+  }
+
+  private static boolean isEquation(Expr expr) {
+    return switch (expr) {
+      case Rel r -> r.op().equals("=");
+      case And a -> a.links().stream().allMatch(r -> r.op().equals("="));
+      default -> false;
     };
   }
 
-  private static boolean sameWord(String a, String b) {
-    return a.equalsIgnoreCase(b);
+  private static boolean isRelation(Expr expr) {
+    return expr instanceof Rel || expr instanceof And;
+  }
+
+  private static boolean isSet(Expr expr) {
+    return expr instanceof SetOf || expr instanceof Interval || expr instanceof Union;
+  }
+
+  private static Rel firstLink(Expr relation) {
+    return relation instanceof And and ? and.links().getFirst() : (Rel) relation;
+  }
+
+  private static Rel lastLink(Expr relation) {
+    return relation instanceof And and ? and.links().getLast() : (Rel) relation;
   }
 
   private boolean pairwise(List<Expr> gold, List<Expr> pred) {
@@ -103,8 +161,54 @@ final class Equivalence {
     return true;
   }
 
+  /**
+   * Sets, tuples and intervals (math-verify's {@code sympy_compare_sets}): a lone value is a one-element
+   * set; intervals compare ends and openness; a set compares without order and without duplicates; a tuple
+   * gold compares in order; an open interval equals the pair of its ends.
+   */
+  private boolean sameSet(Expr gold, Expr pred) {
+    Expr g = isSet(gold) || gold instanceof TupleOf ? gold : new SetOf(List.of(gold));
+    Expr p = isSet(pred) || pred instanceof TupleOf ? pred : new SetOf(List.of(pred));
+    if (g instanceof Interval gi && p instanceof Interval pi) {
+      return gi.lowOpen() == pi.lowOpen() && gi.highOpen() == pi.highOpen() && equal(gi.low(), pi.low())
+          && equal(gi.high(), pi.high());
+    }
+    if (g instanceof Union gu && p instanceof Union pu) {
+      return matchAll(distinct(gu.parts()), distinct(pu.parts()));
+    }
+    if (g instanceof Interval gi && gi.lowOpen() && gi.highOpen() && size(p) == 2) {
+      g = new TupleOf(List.of(gi.low(), gi.high()));
+    } else if (p instanceof Interval pi && pi.lowOpen() && pi.highOpen() && size(g) == 2) {
+      p = new TupleOf(List.of(pi.low(), pi.high()));
+    }
+    if (g instanceof SetOf gs && (p instanceof SetOf || p instanceof TupleOf)) {
+      return matchAll(distinct(gs.items()), p instanceof SetOf ps ? distinct(ps.items()) : ((TupleOf) p).items());
+    }
+    if (g instanceof TupleOf gt && (p instanceof SetOf || p instanceof TupleOf)) {
+      return pairwise(gt.items(), p instanceof SetOf ps ? distinct(ps.items()) : ((TupleOf) p).items());
+    }
+    return false;
+  }
+
+  private static int size(Expr expr) {
+    return switch (expr) {
+      case SetOf s -> s.items().size();
+      case TupleOf t -> t.items().size();
+      default -> -1;
+    };
+  }
+
+  /** A set's elements without repeats (as written: {@code {1, 1, 2}} is {@code {1, 2}}). */
+  private static List<Expr> distinct(List<Expr> items) {
+    java.util.LinkedHashMap<String, Expr> seen = new java.util.LinkedHashMap<>();
+    for (Expr item : items) {
+      seen.putIfAbsent(item.toString(), item);
+    }
+    return List.copyOf(seen.values());
+  }
+
   /** Every element matched to a distinct one, by backtracking (answer sets are small). */
-  private boolean sameSet(List<Expr> gold, List<Expr> pred) {
+  private boolean matchAll(List<Expr> gold, List<Expr> pred) {
     return gold.size() == pred.size() && match(gold, pred, 0, new boolean[pred.size()]);
   }
 
@@ -136,21 +240,163 @@ final class Equivalence {
     return true;
   }
 
-  private boolean sameRelation(Rel gold, Rel pred) {
-    if (gold.op().equals(pred.op()) && equal(gold.left(), pred.left()) && equal(gold.right(), pred.right())) {
+  /**
+   * A matrix, or a sum or product of matrices (and numbers times matrices) worked out entry by entry; null
+   * for anything else or shapes that do not fit.
+   */
+  private Matrix matrixValue(Expr expr) {
+    return switch (expr) {
+      case Matrix m -> m;
+      case Neg n -> scaled(new Num(BigRational.of(-1), false), matrixValue(n.operand()));
+      case Bin b when b.op() == '+' || b.op() == '-' -> {
+        Matrix left = matrixValue(b.left());
+        Matrix right = matrixValue(b.right());
+        if (left == null || right == null || !sameShape(left, right)) {
+          yield null;
+        }
+        List<List<Expr>> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < left.rows().size(); i++) {
+          List<Expr> row = new java.util.ArrayList<>();
+          for (int j = 0; j < left.rows().get(i).size(); j++) {
+            row.add(new Bin(b.op(), left.rows().get(i).get(j), right.rows().get(i).get(j)));
+          }
+          rows.add(row);
+        }
+        yield new Matrix(rows);
+      }
+      case Bin b when b.op() == '*' -> {
+        Matrix left = matrixValue(b.left());
+        Matrix right = matrixValue(b.right());
+        if (left == null && right == null) {
+          yield null;
+        }
+        if (left == null) {
+          yield isScalar(b.left()) ? scaled(b.left(), right) : null;
+        }
+        if (right == null) {
+          yield isScalar(b.right()) ? scaled(b.right(), left) : null;
+        }
+        yield product(left, right);
+      }
+      default -> null;
+    };
+  }
+
+  private static boolean sameShape(Matrix a, Matrix b) {
+    if (a.rows().size() != b.rows().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.rows().size(); i++) {
+      if (a.rows().get(i).size() != b.rows().get(i).size()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Matrix scaled(Expr factor, Matrix matrix) {
+    if (matrix == null) {
+      return null;
+    }
+    return new Matrix(matrix.rows().stream().map(row -> row.stream().map(e -> (Expr) new Bin('*', factor, e)).toList())
+        .toList());
+  }
+
+  private Matrix product(Matrix left, Matrix right) {
+    int n = left.rows().size();
+    int inner = right.rows().size();
+    if (n == 0 || inner == 0 || left.rows().stream().anyMatch(row -> row.size() != inner)) {
+      return null;
+    }
+    int m = right.rows().getFirst().size();
+    if (right.rows().stream().anyMatch(row -> row.size() != m) || (long) n * m * inner > 10_000) {
+      return null;
+    }
+    List<List<Expr>> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<Expr> row = new java.util.ArrayList<>();
+      for (int j = 0; j < m; j++) {
+        budget.check();
+        Expr sum = null;
+        for (int k = 0; k < inner; k++) {
+          Expr term = new Bin('*', left.rows().get(i).get(k), right.rows().get(k).get(j));
+          sum = sum == null ? term : new Bin('+', sum, term);
+        }
+        row.add(sum);
+      }
+      rows.add(row);
+    }
+    return new Matrix(rows);
+  }
+
+  /**
+   * Relations (math-verify's {@code sympy_compare_relational}): chains link by link; the same relation whose
+   * sides moved to one side agree, or the mirrored one whose differences are opposite; and, standing in for
+   * solving both, differences that are constant multiples (positive for the same direction of an
+   * inequality, negative for the mirrored one, any for equations): {@code 2x+4y-3=0} is {@code y=-x/2+3/4}.
+   */
+  private boolean sameRelation(Expr gold, Expr pred) {
+    if (gold instanceof And g && pred instanceof And p) {
+      if (g.links().size() != p.links().size()) {
+        return false;
+      }
+      for (int i = 0; i < g.links().size(); i++) {
+        if (!sameRelation(g.links().get(i), p.links().get(i))) {
+          return false;
+        }
+      }
       return true;
     }
-    if (mirrored(gold.op()).equals(pred.op()) && equal(gold.left(), pred.right())
-        && equal(gold.right(), pred.left())) {
+    if (!(gold instanceof Rel g) || !(pred instanceof Rel p)) {
+      return false;
+    }
+    Expr goldDifference = new Bin('-', g.left(), g.right());
+    Expr predDifference = new Bin('-', p.left(), p.right());
+    if (!isScalar(goldDifference) || !isScalar(predDifference)) {
+      return false;
+    }
+    boolean same = g.op().equals(p.op());
+    boolean mirrored = mirrored(g.op()).equals(p.op());
+    if (same && scalarsEqual(goldDifference, predDifference)
+        || mirrored && scalarsEqual(goldDifference, new Neg(predDifference))) {
       return true;
     }
-    if (gold.op().equals("=") && pred.op().equals("=") || gold.op().equals("!=") && pred.op().equals("!=")) {
-      // an equation is the same when both sides moved to one side agree, up to sign
-      Expr g = new Bin('-', gold.left(), gold.right());
-      Expr p = new Bin('-', pred.left(), pred.right());
-      return isScalar(g) && (scalarsEqual(g, p) || scalarsEqual(g, new Neg(p)));
+    if (!same && !mirrored) {
+      return false;
     }
-    return false;
+    BigRational ratio = ratio(goldDifference, predDifference);
+    if (ratio == null || ratio.signum() == 0) {
+      return false;
+    }
+    boolean symmetric = g.op().equals("=") || g.op().equals("!=");
+    if (!symmetric && (same ? ratio.signum() < 0 : ratio.signum() > 0)) {
+      return false;
+    }
+    return (same || symmetric || mirrored) && scalarsEqual(goldDifference, new Bin('*', new Num(ratio, false),
+        predDifference));
+  }
+
+  /** gold / pred at the first sample point where both have an exact value and pred is not 0; null if none. */
+  private BigRational ratio(Expr gold, Expr pred) {
+    Set<String> names = variables(pred, variables(gold, new TreeSet<>()));
+    for (int attempt = 0; attempt < POINTS.length; attempt++) {
+      Map<String, BigRational> point = new HashMap<>();
+      int i = 0;
+      for (String name : names) {
+        point.put(name, POINTS[(attempt + 3 * i++) % POINTS.length]);
+      }
+      try {
+        Evaluator evaluator = new Evaluator(point, budget);
+        Numeric g = evaluator.evaluate(gold);
+        Numeric p = evaluator.evaluate(pred);
+        if (g.isExact() && p.isExact() && p.exact().signum() != 0) {
+          return g.exact().divide(p.exact());
+        }
+      } catch (ArithmeticException e) {
+        // undefined here; try the next point
+      }
+    }
+    return null;
   }
 
   private static String mirrored(String op) {
@@ -163,14 +409,50 @@ final class Equivalence {
     };
   }
 
+  /**
+   * The set a gold relation describes, when it bounds one variable (a name or names combined) by values:
+   * {@code x > 2} is {@code (2, ∞)}, {@code 0 < f(x) < 1} is {@code (0, 1)}, {@code x ≠ 3} is the line
+   * without 3; null otherwise.
+   */
+  private static Expr asSet(Expr relation) {
+    if (relation instanceof Rel rel) {
+      Interval interval = asInterval(rel);
+      if (interval != null) {
+        return interval;
+      }
+      Expr bound = rel.left() instanceof Sym || onlySymbols(rel.left()) ? rel.right() : rel.left();
+      if (rel.op().equals("!=") && (onlySymbols(rel.left()) || onlySymbols(rel.right())) && !onlySymbols(bound)) {
+        return new Union(List.of(new Interval(new Neg(Const.INFINITY), bound, true, true),
+            new Interval(bound, Const.INFINITY, true, true)));
+      }
+      return null;
+    }
+    if (relation instanceof And and && and.links().size() == 2) {
+      Interval first = asInterval(and.links().get(0));
+      Interval second = asInterval(and.links().get(1));
+      if (first == null || second == null
+          || !and.links().get(0).right().toString().equals(and.links().get(1).left().toString())) {
+        return null;
+      }
+      // one bound from each side: (a, ∞) and (-∞, b) give (a, b)
+      Interval lower = infinitySign(first.high()) > 0 ? first : second;
+      Interval upper = lower == first ? second : first;
+      if (infinitySign(lower.high()) <= 0 || infinitySign(upper.low()) >= 0) {
+        return null;
+      }
+      return new Interval(lower.low(), upper.high(), lower.lowOpen(), upper.highOpen());
+    }
+    return null;
+  }
+
   /** {@code x > 2} as {@code (2, ∞)}, so that inequalities and intervals compare; null for other relations. */
   private static Interval asInterval(Rel rel) {
     Expr bound;
     String op;
-    if (rel.left() instanceof Sym) {
+    if (onlySymbols(rel.left()) && !onlySymbols(rel.right())) {
       bound = rel.right();
       op = rel.op();
-    } else if (rel.right() instanceof Sym) {
+    } else if (onlySymbols(rel.right()) && !onlySymbols(rel.left())) {
       bound = rel.left();
       op = mirrored(rel.op());
     } else {
@@ -181,6 +463,39 @@ final class Equivalence {
       case ">=" -> new Interval(bound, Const.INFINITY, false, true);
       case "<" -> new Interval(new Neg(Const.INFINITY), bound, true, true);
       case "<=" -> new Interval(new Neg(Const.INFINITY), bound, true, false);
+      default -> null;
+    };
+  }
+
+  /** A name, a word, or letters written together ({@code odd} is o·d·d): what math-verify compares as text. */
+  private static boolean isWord(Expr expr) {
+    return expr instanceof Sym || expr instanceof Text;
+  }
+
+  /**
+   * math-verify's {@code sympy_compare_symbols}: a word equals the letters of a product written in order
+   * ({@code \text{odd}} is {@code odd}, {@code \text{e}} is {@code e}); otherwise names compare ignoring case
+   * (latex2sympy lower-cases them), and anything else as printed.
+   */
+  private static boolean sameWord(Expr gold, Expr pred) {
+    String a = letters(gold);
+    String b = letters(pred);
+    if (a != null && b != null) {
+      return a.equalsIgnoreCase(b);
+    }
+    return gold.toString().equals(pred.toString());
+  }
+
+  private static String letters(Expr expr) {
+    return switch (expr) {
+      case Sym s -> s.name();
+      case Text t -> t.value().replace(" ", "");
+      case Const c when c == Const.E -> "e";
+      case Bin b when b.op() == '*' -> {
+        String left = letters(b.left());
+        String right = letters(b.right());
+        yield left == null || right == null ? null : left + right;
+      }
       default -> null;
     };
   }
@@ -211,7 +526,12 @@ final class Equivalence {
     if (variables.isEmpty()) {
       try {
         Evaluator evaluator = new Evaluator(Map.of(), budget);
-        return numbersEqual(evaluator.evaluate(gold), evaluator.evaluate(pred));
+        Numeric a = evaluator.evaluate(gold);
+        Numeric b = evaluator.evaluate(pred);
+        if (options.relativeTolerance() == 0 && (literalDecimal(gold) || literalDecimal(pred))) {
+          return roundedEqual(gold, a, pred, b);
+        }
+        return numbersEqual(a, b);
       } catch (ArithmeticException e) {
         return false;
       }
@@ -242,6 +562,41 @@ final class Equivalence {
     return agreeing == AGREEING_POINTS;
   }
 
+  /**
+   * math-verify's rule when one side is a decimal literal (grader.py, {@code sympy_numeric_eq}): both sides
+   * are rounded to {@code floatRounding} places, so {@code \\sqrt{17}} is {@code 4.123105625617661} and π is
+   * {@code 3.1415927} but not {@code 3.14159}; except that an integer stays exact and equals only a decimal
+   * of exactly its value ({@code 3} is {@code 3.0}, not {@code 3.0000004}), as SymPy's rounding does.
+   */
+  private boolean roundedEqual(Expr gold, Numeric a, Expr pred, Numeric b) {
+    if (!literalDecimal(gold) && literalInteger(gold) || !literalDecimal(pred) && literalInteger(pred)) {
+      return a.value().compareTo(b.value()) == 0;
+    }
+    int places = options.floatRounding();
+    BigDecimal x = a.isExact() ? a.exact().round(places) : a.value().setScale(places, java.math.RoundingMode.HALF_EVEN);
+    BigDecimal y = b.isExact() ? b.exact().round(places) : b.value().setScale(places, java.math.RoundingMode.HALF_EVEN);
+    return x.compareTo(y) == 0;
+  }
+
+  /** A decimal number as written ({@code 0.75}, {@code -0.75}, {@code 12.5\\%}), not a formula holding one. */
+  private static boolean literalDecimal(Expr expr) {
+    return switch (expr) {
+      case Num n -> n.decimal();
+      case Neg n -> literalDecimal(n.operand());
+      case Bin b when b.op() == '/' && b.right() instanceof Num d && d.value().equals(BigRational.of(100)) ->
+          literalDecimal(b.left());
+      default -> false;
+    };
+  }
+
+  private static boolean literalInteger(Expr expr) {
+    return switch (expr) {
+      case Num n -> !n.decimal() && n.value().isInteger();
+      case Neg n -> literalInteger(n.operand());
+      default -> false;
+    };
+  }
+
   boolean numbersEqual(Numeric a, Numeric b) {
     if (options.relativeTolerance() > 0) {
       BigDecimal x = a.value();
@@ -265,7 +620,7 @@ final class Equivalence {
     return x.subtract(y, Numeric.CONTEXT).abs().compareTo(allowed) <= 0;
   }
 
-  private static int infinitySign(Expr expr) {
+  static int infinitySign(Expr expr) {
     return switch (expr) {
       case Const c when c == Const.INFINITY -> 1;
       case Neg n -> -infinitySign(n.operand());

@@ -73,6 +73,25 @@ sealed interface Expr {
     }
   }
 
+  /**
+   * A chain of relations, {@code a < x < b} or {@code x = 5+5+1 = 11}: each link's left side is the previous
+   * link's right side.
+   */
+  record And(List<Rel> links) implements Expr {
+    @Override
+    public String toString() {
+      return links.stream().map(Object::toString).collect(Collectors.joining(" & "));
+    }
+  }
+
+  /** A union of sets, {@code (1, 2) \cup (3, 4)}. */
+  record Union(List<Expr> parts) implements Expr {
+    @Override
+    public String toString() {
+      return parts.stream().map(Object::toString).collect(Collectors.joining(" U "));
+    }
+  }
+
   /** Elements in no order: {@code \{1, 2\}}, a bare {@code 1, 2}, or several boxed answers. */
   record SetOf(List<Expr> items) implements Expr {
     @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import dev.gym4j.math.Expr.And;
 import dev.gym4j.math.Expr.Bin;
 import dev.gym4j.math.Expr.Const;
 import dev.gym4j.math.Expr.Fn;
@@ -16,6 +17,7 @@ import dev.gym4j.math.Expr.SetOf;
 import dev.gym4j.math.Expr.Sym;
 import dev.gym4j.math.Expr.Text;
 import dev.gym4j.math.Expr.TupleOf;
+import dev.gym4j.math.Expr.Union;
 
 /**
  * Reads a normalized answer, LaTeX or plain ({@code 7/5}, {@code 2**10}, {@code sqrt(2)}), into an
@@ -30,6 +32,11 @@ final class MathParser {
       "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
       "Omega");
   private static final int MAX_DEPTH = 200;
+  /** Size limits of one answer, checked before any work that grows with them. */
+  static final int MAX_CHARS = 20_000;
+  static final int MAX_TOKENS = 4_000;
+  static final int MAX_HEIGHT = 300;
+  static final int MAX_DIGITS = 5_000;
 
   private final List<String> tokens;
   private final Budget budget;
@@ -42,15 +49,66 @@ final class MathParser {
   }
 
   static Expr parse(String text, Budget budget) {
+    if (text.length() > MAX_CHARS) {
+      throw new TooLarge("an answer of " + text.length() + " characters (at most " + MAX_CHARS + ")");
+    }
     MathParser parser = new MathParser(tokenize(text), budget);
     if (parser.tokens.isEmpty()) {
       throw new IllegalArgumentException("empty answer");
+    }
+    if (parser.tokens.size() > MAX_TOKENS) {
+      throw new TooLarge("an answer of " + parser.tokens.size() + " symbols (at most " + MAX_TOKENS + ")");
     }
     Expr result = parser.list("");
     if (parser.pos < parser.tokens.size()) {
       throw new IllegalArgumentException("unexpected '" + parser.tokens.get(parser.pos) + "'");
     }
+    if (height(result) > MAX_HEIGHT) {
+      throw new TooLarge("an answer nested more than " + MAX_HEIGHT + " levels deep");
+    }
     return result;
+  }
+
+  /**
+   * An answer past the size limits: the verification stops and the answer scores 0, whatever the time
+   * left, so the verdict is the same on any machine.
+   */
+  static final class TooLarge extends RuntimeException {
+    TooLarge(String what) {
+      super(what + " is too large to check", null, false, false);
+    }
+  }
+
+  /** The depth of an expression tree, found without recursion (a deep tree is what is being guarded against). */
+  static int height(Expr root) {
+    java.util.ArrayDeque<Object[]> stack = new java.util.ArrayDeque<>();
+    stack.push(new Object[] {root, 1});
+    int max = 0;
+    while (!stack.isEmpty()) {
+      Object[] top = stack.pop();
+      int depth = (Integer) top[1];
+      max = Math.max(max, depth);
+      for (Expr child : children((Expr) top[0])) {
+        stack.push(new Object[] {child, depth + 1});
+      }
+    }
+    return max;
+  }
+
+  private static List<Expr> children(Expr expr) {
+    return switch (expr) {
+      case Bin b -> List.of(b.left(), b.right());
+      case Neg n -> List.of(n.operand());
+      case Fn f -> f.args();
+      case Rel r -> List.of(r.left(), r.right());
+      case And a -> List.copyOf(a.links());
+      case Union u -> u.parts();
+      case SetOf s -> s.items();
+      case TupleOf t -> t.items();
+      case Interval i -> List.of(i.low(), i.high());
+      case Matrix m -> m.rows().stream().flatMap(List::stream).toList();
+      default -> List.of();
+    };
   }
 
   static List<String> tokenize(String text) {
@@ -125,10 +183,45 @@ final class MathParser {
 
   // ---- grammar ----
 
-  /** Comma-separated items up to {@code close}; several become a set, as a bare list answer is. */
+  /**
+   * Comma-separated items up to {@code close}; several become a set, as a bare list answer is. Semicolons
+   * separate groups: {@code p=5,q=2;p=7,q=2} is a set of two tuples.
+   */
   private Expr list(String close) {
-    List<Expr> items = items(close);
-    return items.size() == 1 ? items.getFirst() : new SetOf(items);
+    List<List<Expr>> groups = new ArrayList<>();
+    List<Expr> group = new ArrayList<>();
+    group.add(relation());
+    while (peekIs(",") || peekIs(";")) {
+      if (next().equals(";")) {
+        groups.add(group);
+        group = new ArrayList<>();
+      }
+      if (atEnd() || closes(close)) {
+        break;
+      }
+      group.add(relation());
+    }
+    if (!group.isEmpty()) {
+      groups.add(group);
+    }
+    List<Expr> items = new ArrayList<>();
+    if (groups.size() == 1) {
+      items.addAll(groups.getFirst());
+    } else {
+      groups.forEach(g -> items.add(g.size() == 1 ? g.getFirst() : new TupleOf(g)));
+    }
+    if (items.size() == 1) {
+      return items.getFirst();
+    }
+    List<Expr> flat = new ArrayList<>();
+    for (Expr item : items) {
+      if (item instanceof SetOf set) {
+        flat.addAll(set.items());
+      } else {
+        flat.add(item);
+      }
+    }
+    return new SetOf(flat);
   }
 
   private List<Expr> items(String close) {
@@ -144,21 +237,51 @@ final class MathParser {
     return items;
   }
 
+  /**
+   * Relations chain from the left as in latex2sympy: {@code a < b < c} is two links; {@code x \in S} is
+   * {@code x = S}; {@code a \approx b} is b when a names a variable, otherwise a (the exact value).
+   */
   private Expr relation() {
-    Expr left = additive();
-    String op = relationOperator();
-    if (op == null) {
-      return left;
-    }
-    pos++;
-    Expr right = additive();
-    String second = relationOperator();
-    if (second != null && right instanceof Sym && op.charAt(0) == second.charAt(0) && op.charAt(0) == '<') {
+    Expr result = union();
+    while (true) {
+      String op = relationOperator();
+      if (op == null) {
+        return result;
+      }
       pos++;
-      Expr high = additive();
-      return new Interval(left, high, op.equals("<"), second.equals("<"));
+      Expr right = union();
+      if (op.equals("approx")) {
+        result = Equivalence.onlySymbols(result) ? right : result;
+        continue;
+      }
+      Rel link = new Rel(op, switch (result) {
+        case Rel rel -> rel.right();
+        case And and -> and.links().getLast().right();
+        default -> result;
+      }, right);
+      result = switch (result) {
+        case Rel rel -> new And(List.of(rel, link));
+        case And and -> {
+          List<Rel> links = new ArrayList<>(and.links());
+          links.add(link);
+          yield new And(links);
+        }
+        default -> link;
+      };
     }
-    return new Rel(op, left, right);
+  }
+
+  private Expr union() {
+    Expr first = additive();
+    if (!peekIs("\\cup")) {
+      return first;
+    }
+    List<Expr> parts = new ArrayList<>(List.of(first));
+    while (peekIs("\\cup")) {
+      pos++;
+      parts.add(additive());
+    }
+    return new Union(parts);
   }
 
   private String relationOperator() {
@@ -170,6 +293,8 @@ final class MathParser {
       case "\\ne", "\\neq" -> "!=";
       case "\\lt" -> "<";
       case "\\gt" -> ">";
+      case "\\in" -> "=";
+      case "\\approx", "\\simeq" -> "approx";
       default -> null;
     };
   }
@@ -183,6 +308,11 @@ final class MathParser {
       } else if (peekIs("-")) {
         pos++;
         left = new Bin('-', left, term());
+      } else if (peekIs("\\pm") || peekIs("\\mp")) {
+        // a ± b is the set of both
+        pos++;
+        Expr right = term();
+        left = new SetOf(List.of(new Bin('-', left, right), new Bin('+', left, right)));
       } else {
         return left;
       }
@@ -197,9 +327,14 @@ final class MathParser {
       if (token.equals("*") || token.equals("\\cdot") || token.equals("\\times") || token.equals("\\ast")) {
         pos++;
         left = new Bin('*', left, unary());
-      } else if (token.equals("/") || token.equals("\\div")) {
+      } else if (token.equals("/") || token.equals("\\div") || token.equals(":")) {
         pos++;
-        left = new Bin('/', left, unary());
+        Expr right = unary();
+        if (left instanceof Matrix || right instanceof Matrix) {
+          // "Special matrix: M" is prose before a matrix, which latex2sympy cannot read either
+          throw new IllegalArgumentException("a matrix cannot be divided");
+        }
+        left = new Bin('/', left, right);
       } else if (startsOperand(token)) {
         Expr right = power();
         // a mixed number: 2\frac{1}{2} is two and a half
@@ -225,7 +360,8 @@ final class MathParser {
       return true;
     }
     return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
-        && !Set.of("\\cdot", "\\times", "\\div", "\\ast", "\\pm", "\\mp", "\\end", "\\right").contains(token);
+        && !Set.of("\\cdot", "\\times", "\\div", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\cup", "\\cap",
+            "\\approx", "\\simeq").contains(token);
   }
 
   private static boolean relationOperatorName(String token) {
@@ -234,6 +370,11 @@ final class MathParser {
   }
 
   private Expr unary() {
+    if (peekIs("\\pm") || peekIs("\\mp")) {
+      pos++;
+      Expr operand = unary();
+      return new SetOf(List.of(new Neg(operand), operand));
+    }
     if (peekIs("-")) {
       pos++;
       return new Neg(unary());
@@ -291,7 +432,7 @@ final class MathParser {
 
   private Expr primary() {
     if (++depth > MAX_DEPTH) {
-      throw new IllegalArgumentException("nested too deeply");
+      throw new TooLarge("an answer nested more than " + MAX_DEPTH + " groups deep");
     }
     try {
       return primaryUnguarded();
@@ -305,6 +446,9 @@ final class MathParser {
     String token = next();
     char c = token.charAt(0);
     if (Character.isDigit(c) || c == '.') {
+      if (token.length() > MAX_DIGITS) {
+        throw new TooLarge("a number of " + token.length() + " digits (at most " + MAX_DIGITS + ")");
+      }
       return new Num(BigRational.parseDecimal(token), token.contains("."));
     }
     if (Character.isLetter(c)) {
@@ -398,10 +542,20 @@ final class MathParser {
       }
       return new TupleOf(items);
     }
-    if (items.size() == 2) {
+    if (items.size() == 2 && !descending(items.get(0), items.get(1))) {
       return new Interval(items.get(0), items.get(1), openRound, closeRound);
     }
     return new TupleOf(items);
+  }
+
+  /** Whether two numbers without variables are in descending order: {@code (11, 7)} is a pair, not an interval. */
+  private boolean descending(Expr low, Expr high) {
+    try {
+      Evaluator evaluator = new Evaluator(java.util.Map.of(), budget);
+      return evaluator.evaluate(low).value().compareTo(evaluator.evaluate(high).value()) > 0;
+    } catch (ArithmeticException e) {
+      return false;
+    }
   }
 
   private Expr group() {
@@ -464,6 +618,9 @@ final class MathParser {
 
   private Expr matrix() {
     String environment = groupText();
+    if (environment.equals("array") && peekIs("{")) {
+      groupText();   // the column layout, {cc}
+    }
     List<List<Expr>> rows = new ArrayList<>();
     List<Expr> row = new ArrayList<>();
     while (true) {

@@ -59,7 +59,10 @@ public final class MathVerifier {
    * only through its LaTeX patterns, so it is usually given as {@code \boxed{…}}).
    */
   public Verdict verify(String gold, String prediction) {
-    Budget budget = Budget.ofNanos(options.budget().toNanos());
+    return verify(gold, prediction, Budget.ofNanos(options.budget().toNanos()));
+  }
+
+  Verdict verify(String gold, String prediction, Budget budget) {
     try {
       List<Candidate> golds = AnswerExtractor.extractLatex(gold, budget);
       List<Candidate> preds = AnswerExtractor.extractAny(prediction, budget);
@@ -78,6 +81,11 @@ public final class MathVerifier {
         }
       }
       return new Verdict(Verdict.Outcome.NO_MATCH, shown(preds.getFirst()), null);
+    } catch (MathParser.TooLarge e) {
+      return new Verdict(Verdict.Outcome.NO_MATCH, null, e.getMessage());
+    } catch (Budget.Exhausted e) {
+      // deterministic: the same answer is too large on every machine, so it is a wrong answer, not a failure
+      return new Verdict(Verdict.Outcome.NO_MATCH, null, "too large to check within " + Budget.STEPS + " steps");
     } catch (Budget.Exceeded e) {
       return new Verdict(Verdict.Outcome.UNDECIDED, null, "undecided within " + options.budget().toMillis() + " ms");
     } catch (RuntimeException | StackOverflowError e) {

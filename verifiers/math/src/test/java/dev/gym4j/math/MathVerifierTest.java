@@ -38,6 +38,7 @@ class MathVerifierTest {
       7                   | \\boxed{7}.
       \\frac{\\sqrt{2}}{2}  | \\boxed{\\frac{1}{\\sqrt{2}}}
       2\\sqrt{2}          | \\boxed{\\sqrt{8}}
+      \\sqrt{2}           | \\boxed{1.414214}
       \\sqrt[3]{27}       | \\boxed{3}
       \\pi/2              | \\boxed{\\frac{\\pi}{2}}
       2\\pi               | \\boxed{2 \\pi}
@@ -69,7 +70,7 @@ class MathVerifierTest {
   @ParameterizedTest(name = "{0} != {1}")
   @CsvSource(delimiter = '|', textBlock = """
       \\frac{1}{3}     | \\boxed{0.33}
-      \\sqrt{2}        | \\boxed{1.414214}
+      \\sqrt{2}        | \\boxed{1.41421}
       [1, 3)           | \\boxed{[1, 3]}
       (1, 2, 3)        | \\boxed{(3, 2, 1)}
       \\{1, 2\\}       | \\boxed{\\{1, 2, 3\\}}
@@ -108,12 +109,14 @@ class MathVerifierTest {
 
   @Test
   void aVerificationOverBudgetIsUndecidedNotWrong() {
-    MathVerifier hurried = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofMillis(50)));
-    String enormous = "\\boxed{" + "(x+1)".repeat(20_000) + "}";
-    String text = "The answer: " + " 1 + 1 = 2,".repeat(200_000) + enormous;
+    // the clock is the last resort, behind the size and step limits (BoundedWorkTest): a text well within
+    // them still stops when the time is up
+    MathVerifier hurried = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofNanos(1)));
+    String text = "We add the numbers one at a time, $1 + 2 = 3$, and so on. ".repeat(200) + "\\boxed{2}";
+    assertThat(VERIFIER.verifyExpected("2", text).matched()).isTrue();
     Verdict verdict = hurried.verifyExpected("2", text);
     assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.UNDECIDED);
-    assertThat(verdict.detail()).contains("50 ms");
+    assertThat(verdict.detail()).startsWith("undecided within");
   }
 
   @Test

@@ -21,9 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Math answers checked by {@link MathVerifier} against {@code expected_answer} (NeMo Gym's math_with_judge).
- * The model's text is every {@code output_text} of its messages; a text without a non-empty last
- * {@code \boxed{}} scores 0 without a check. When the library says no and {@code should_use_judge} is set,
- * an LLM judge compares the expected answer with the boxed one in both orders, and only two
+ * The model's text is every {@code output_text} of its messages, read whole, boxed answer or not (NeMo Gym
+ * main); with {@code require_box: true} a text without a non-empty last {@code \boxed{}} scores 0 without a
+ * check. When the library says no and {@code should_use_judge} is set, an LLM judge compares the expected
+ * answer with the last boxed one (the whole text when there is none) in both orders, and only two
  * {@code [[A=B]]} verdicts score 1. A judge that fails or answers without a verdict label fails the
  * rollout, as does a library check that runs out of time with no judge to ask: neither is a 0.
  */
@@ -50,6 +51,7 @@ public final class MathWithJudge extends ResourcesServer {
 
   private MathVerifier verifier;
   private boolean useJudge;
+  private boolean requireBox;
   private String judgeServer;
 
   @Override
@@ -57,6 +59,7 @@ public final class MathWithJudge extends ResourcesServer {
     double seconds = context().config().path("library_verifier_timeout_seconds").asDouble(1.0);
     verifier = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofMillis((long) (seconds * 1000))));
     useJudge = context().config().path("should_use_judge").asBoolean(true);
+    requireBox = context().config().path("require_box").asBoolean(false);
     if (useJudge) {
       judgeServer = context().required("judge_model_server").path("name").asString(null);
       if (judgeServer == null) {
@@ -70,7 +73,7 @@ public final class MathWithJudge extends ResourcesServer {
     String expected = requiredText(request, "expected_answer");
     String text = request.response().outputTextParts();
     String boxed = lastBox(text);
-    if (boxed == null || boxed.isBlank()) {
+    if (requireBox && (boxed == null || boxed.isBlank())) {
       return result(0.0, expected, null, 0.0, "no_box", null);
     }
     Verdict verdict = verifier.verifyExpected(expected, text);
@@ -84,8 +87,9 @@ public final class MathWithJudge extends ResourcesServer {
       return result(libraryReward, expected, verdict.extractedAnswer(), libraryReward, libraryVerdict, null);
     }
     String question = requiredText(request, "question");
+    String answer = boxed == null || boxed.isBlank() ? text : boxed;
     ArrayNode evaluations = Json.array();
-    boolean equal = judge(question, expected, boxed, evaluations) && judge(question, boxed, expected, evaluations);
+    boolean equal = judge(question, expected, answer, evaluations) && judge(question, answer, expected, evaluations);
     return result(equal ? 1.0 : 0.0, expected, verdict.extractedAnswer(), libraryReward, libraryVerdict,
         evaluations);
   }

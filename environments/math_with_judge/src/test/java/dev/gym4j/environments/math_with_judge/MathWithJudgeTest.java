@@ -113,12 +113,37 @@ class MathWithJudgeTest extends RecordedRolloutsTest {
   }
 
   @Test
-  void withoutABoxThereIsNoCheckAndNoJudge() {
+  void anUnboxedAnswerIsReadAsNemoGymMainReadsIt() {
+    // NeMo Gym main (resources_servers/math_with_judge/app.py) has no box rule: math-verify reads the whole text
+    for (String[] pair : new String[][] {{"7425000", "7,425,000"}, {"1000.99", "$1,000.99"}, {"-5", "-5"},
+        {"5", "The answer is 5"}, {"$-5$", "so we get $-5$"}}) {
+      JsonNode verdict = harness().post("/verify", request(pair[0], pair[1]), Map.of()).json();
+      assertThat(verdict.get("reward").asDouble()).as(pair[1]).isEqualTo(1.0);
+      assertThat(verdict.get("library_verdict").asString()).isEqualTo("match");
+    }
+    assertThat(harness().post("/verify", request("5", "The answer is 6"), Map.of()).json().get("reward")
+        .asDouble()).isZero();
+  }
+
+  @Test
+  void withoutABoxTheJudgeSeesTheWholeText() {
     int before = judged.model().calls();
-    JsonNode verdict = judged.post("/verify", request("5", "The answer is 5"), Map.of()).json();
+    judged.model().enqueue(Answer.text("[[A!=B]]"));
+    JsonNode verdict = judged.post("/verify", request("one half", "It is a half"), Map.of()).json();
     assertThat(verdict.get("reward").asDouble()).isZero();
-    assertThat(verdict.get("library_verdict").asString()).isEqualTo("no_box");
-    assertThat(judged.model().calls()).isEqualTo(before);
+    assertThat(judged.model().calls()).isEqualTo(before + 1);
+    assertThat(judged.model().received().get(before).body().toString()).contains("It is a half");
+  }
+
+  @Test
+  void theBoxRuleIsOptIn() {
+    try (EnvironmentHarness boxed = EnvironmentHarness.start(environment(), SERVER + "require_box=true")) {
+      JsonNode verdict = boxed.post("/verify", request("5", "The answer is 5"), Map.of()).json();
+      assertThat(verdict.get("reward").asDouble()).isZero();
+      assertThat(verdict.get("library_verdict").asString()).isEqualTo("no_box");
+      assertThat(boxed.post("/verify", request("5", "so \\boxed{5}"), Map.of()).json()
+          .get("reward").asDouble()).isEqualTo(1.0);
+    }
   }
 
   @Test
