@@ -63,11 +63,11 @@ final class DataCommand {
       var out = spec.commandLine().getOut();
       int bad = 0;
       for (Path file : files) {
-        Optional<GlobalConfig> environment = given == null ? environmentConfig(file) : Optional.empty();
-        Set<String> agents = given != null ? given : environment.map(DataCommand::agents).orElse(null);
+        Optional<Map<String, JsonNode>> environment = given == null ? environmentAgents(file) : Optional.empty();
+        Set<String> agents = given != null ? given : environment.map(a -> Set.copyOf(a.keySet())).orElse(null);
         DatasetValidator.Report report = DatasetValidator.validate(file, agents, given != null,
             overwriteMetrics ? DatasetValidator.MetricsFile.OVERWRITE : DatasetValidator.MetricsFile.WRITE_IF_ABSENT,
-            environment.flatMap(c -> datasetEntry(c, file)).orElse(null));
+            environment.flatMap(a -> datasetEntry(a, file)).orElse(null));
         report.problems().forEach(out::println);
         bad += report.problems().size();
         out.printf("%s: %d rows, %d bad%s; profile %s: %s%n", file, report.rows(), report.problems().size(),
@@ -179,20 +179,35 @@ final class DataCommand {
     }
   }
 
-  /** The config of the environment whose data/ folder holds the file, if it is one. */
-  static Optional<GlobalConfig> environmentConfig(Path file) {
+  /** The agents of the environment whose data/ folder holds the file, if it is one: name → settings. */
+  static Optional<Map<String, JsonNode>> environmentAgents(Path file) {
     Path data = file.toAbsolutePath().normalize().getParent();
     Path config = data == null || data.getParent() == null ? null : data.getParent().resolve("config.yaml");
     if (config == null || !data.getFileName().toString().equals("data") || !Files.isRegularFile(config)) {
       return Optional.empty();
     }
-    return Optional.of(ConfigLoader.standard().load(List.of("+config_paths=[" + config + "]")));
+    return Optional.of(agentsOf(config));
+  }
+
+  /**
+   * The agent blocks of one config file, read as written: its model server is not configured there, so it is
+   * not loaded as a deployment.
+   */
+  static Map<String, JsonNode> agentsOf(Path config) {
+    Map<String, JsonNode> agents = new LinkedHashMap<>();
+    for (var instance : dev.gym4j.config.Yaml.read(config).properties()) {
+      JsonNode kind = instance.getValue().path(ServerKind.AGENT.key());
+      if (kind.isObject() && kind.size() == 1) {
+        agents.put(instance.getKey(), kind.properties().iterator().next().getValue());
+      }
+    }
+    return agents;
   }
 
   /** The agent dataset entry whose jsonl_fpath is this file. */
-  static Optional<JsonNode> datasetEntry(GlobalConfig config, Path file) {
-    for (ServerInstance instance : config.instances()) {
-      for (JsonNode dataset : instance.config().path("datasets")) {
+  static Optional<JsonNode> datasetEntry(Map<String, JsonNode> agents, Path file) {
+    for (JsonNode agent : agents.values()) {
+      for (JsonNode dataset : agent.path("datasets")) {
         Path named = Path.of(dataset.path("jsonl_fpath").asString(""));
         if (named.getFileName() != null && named.getFileName().equals(file.getFileName())) {
           return Optional.of(dataset);

@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import dev.gym4j.collect.data.DatasetValidator;
-import dev.gym4j.config.ConfigLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,8 +55,7 @@ final class TestCommand implements Callable<Integer> {
     out.println(tests == 0 ? "tests passed" : "tests FAILED (Maven exit status " + tests + ")");
     int badRows = 0;
     // agent_ref must name an agent of the environment's own config, or eval fails every rollout
-    java.util.Set<String> agents = DataCommand.agents(ConfigLoader.standard().load(List.of(
-        "+config_paths=[" + dir.resolve("config.yaml") + "]")));
+    java.util.Set<String> agents = java.util.Set.copyOf(DataCommand.agentsOf(dir.resolve("config.yaml")).keySet());
     try (Stream<Path> files = Files.list(dir.resolve("data"))) {
       for (Path file : files.filter(f -> isDataset(f))
           .sorted().toList()) {

@@ -43,6 +43,53 @@ class DataCommandTest {
   }
 
   @Test
+  void every_shipped_environments_rows_name_an_agent_of_its_config_issue_16() throws Exception {
+    try (var envs = Files.list(Fixtures.projectRoot().resolve("environments"))) {
+      for (Path env : envs.filter(e -> Files.exists(e.resolve("config.yaml"))).toList()) {
+        Path copy = dir.resolve("environments").resolve(env.getFileName().toString());
+        Files.createDirectories(copy.resolve("data"));
+        Files.copy(env.resolve("config.yaml"), copy.resolve("config.yaml"));
+        Files.copy(env.resolve("data/example.jsonl"), copy.resolve("data/example.jsonl"));
+        assertThat(command.run("data", "validate", copy.resolve("data/example.jsonl").toString()))
+            .as(command.err()).isZero();
+      }
+    }
+    assertThat(command.out()).contains("agent_ref checked against the environment's config.yaml");
+  }
+
+  @Test
+  void a_row_naming_an_agent_its_environment_does_not_define_is_bad_without_config_issue_16() throws Exception {
+    Path env = dir.resolve("environments/equivalence_rule");
+    Files.createDirectories(env.resolve("data"));
+    Files.writeString(env.resolve("config.yaml"), Files.readString(Fixtures.projectRoot()
+        .resolve("environments/equivalence_rule/config.yaml")).replace("lc_equivalence_rule_simple_agent:",
+        "equivalence_rule_simple_agent:"));
+    Files.copy(Fixtures.projectRoot().resolve("environments/equivalence_rule/data/example.jsonl"),
+        env.resolve("data/example.jsonl"));
+    assertThat(command.run("data", "validate", env.resolve("data/example.jsonl").toString())).isEqualTo(1);
+    assertThat(command.out()).contains("example.jsonl:1: agent_ref.name: no agent named "
+        + "lc_equivalence_rule_simple_agent in the config (agents: [equivalence_rule_simple_agent])");
+  }
+
+  @Test
+  void a_profile_that_differs_is_reported_and_left_unchanged() throws Exception {
+    Path data = dir.resolve("example.jsonl");
+    Files.copy(Fixtures.projectRoot().resolve("environments/example_single_tool_call/data/example.jsonl"), data);
+    String profile = Files.readString(Fixtures.projectRoot()
+        .resolve("environments/example_single_tool_call/data/example_metrics.json"));
+    Files.writeString(dir.resolve("example_metrics.json"), profile);
+    assertThat(command.run("data", "validate", data.toString())).as(command.out()).isZero();
+    assertThat(command.out()).contains("profile up to date");
+
+    String edited = profile.replace("\"Average\": 53.0", "\"Average\": 23.0");
+    Files.writeString(dir.resolve("example_metrics.json"), edited);
+    assertThat(command.run("data", "validate", data.toString())).isEqualTo(1);
+    assertThat(command.out()).contains("Json-dumped number of words (proxy for token count).Average: 23.0 in the "
+        + "file, 53.0 now");
+    assertThat(Files.readString(dir.resolve("example_metrics.json"))).isEqualTo(edited);
+  }
+
+  @Test
   void groupsShowWhichTasksGiveGrpoNoSignal() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");
     assertThat(command.run("metrics", "--groups", file.toString())).isZero();
