@@ -158,6 +158,10 @@ final class DataCommand {
     @Option(names = "--with-advantages", description = "Add group mean, std and GRPO advantage to each rollout.")
     boolean withAdvantages;
 
+    @Option(names = "--keep-developer-role", description = "Keep the developer role in chat messages; by default "
+        + "it is written as system, which every chat template knows.")
+    boolean keepDeveloperRole;
+
     @Option(names = "--reasoning", defaultValue = "drop",
         description = "Model reasoning in assistant messages: drop, think (inline <think>) or field (reasoning_content).")
     String reasoning;
@@ -167,7 +171,7 @@ final class DataCommand {
       Exporter.Options options = new Exporter.Options(Exporter.Format.parse(format),
           new RolloutFilter(minReward, maxReward, dropFailed, dropTruncated, agent), minQualityDifference,
           allPairs ? Exporter.Pairing.ALL : Exporter.Pairing.BEST_VS_WORST, withAdvantages,
-          Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)));
+          Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)), keepDeveloperRole);
       List<JsonNode> rows = Json.readLines(rollouts);
       List<ObjectNode> exported = Exporter.export(rows, options);
       java.nio.file.Files.createDirectories(output.toAbsolutePath().getParent());

@@ -90,6 +90,22 @@ class DataCommandTest {
   }
 
   @Test
+  void sft_messages_write_the_developer_role_as_system_unless_asked_to_keep_it_issue_16() throws Exception {
+    Path rollouts = dir.resolve("run.jsonl");
+    Files.writeString(rollouts, "{\"responses_create_params\": {\"input\": [{\"role\": \"developer\", \"content\": "
+        + "\"Be brief.\"}, {\"role\": \"user\", \"content\": \"Hi\"}]}, \"response\": {\"output\": [{\"type\": "
+        + "\"message\", \"role\": \"assistant\", \"content\": [{\"type\": \"output_text\", \"text\": \"Hello\"}]}]}, "
+        + "\"reward\": 1.0}\n");
+    Path sft = dir.resolve("sft.jsonl");
+    assertThat(command.run("data", "export", rollouts.toString(), "--format", "sft-messages", "--output",
+        sft.toString())).as(command.err()).isZero();
+    assertThat(Json.readLines(sft).getFirst().at("/messages/0/role").asString()).isEqualTo("system");
+    assertThat(command.run("data", "export", rollouts.toString(), "--format", "sft-messages", "--output",
+        sft.toString(), "--keep-developer-role")).isZero();
+    assertThat(Json.readLines(sft).getFirst().at("/messages/0/role").asString()).isEqualTo("developer");
+  }
+
+  @Test
   void groupsShowWhichTasksGiveGrpoNoSignal() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");
     assertThat(command.run("metrics", "--groups", file.toString())).isZero();
