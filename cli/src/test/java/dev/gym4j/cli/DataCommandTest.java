@@ -106,6 +106,17 @@ class DataCommandTest {
   }
 
   @Test
+  void collating_types_the_config_does_not_list_names_those_it_lists_issue_16() {
+    Path root = Fixtures.projectRoot();
+    assertThat(command.run("data", "collate", "+config_paths=[" + root.resolve("models/configs/vllm_model.yaml") + ","
+        + root.resolve("environments/example_single_tool_call/config.yaml") + "]", "+policy_base_url=http://h/v1",
+        "+policy_api_key=x", "+policy_model_name=m", "--types", "train,validation",
+        "--output", dir.resolve("train.jsonl").toString())).isEqualTo(Main.USAGE_ERROR);
+    assertThat(command.err()).contains("no datasets of type [train, validation] in the agents of this config; they "
+        + "list example_single_tool_call_simple_agent: example (example): choose with --types");
+  }
+
+  @Test
   void groupsShowWhichTasksGiveGrpoNoSignal() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");
     assertThat(command.run("metrics", "--groups", file.toString())).isZero();
