@@ -82,7 +82,7 @@ public final class Main {
     boolean debug = ((Main) commandLine.getCommandSpec().root().userObject()).debug;
     boolean userError = error instanceof ConfigException || error instanceof FieldError;
     // the message alone: a Java class name tells a user nothing (--debug shows the stack trace)
-    String message = error.getMessage();
+    String message = describe(error);
     err.println("error: " + (message == null || message.isBlank() ? "an unexpected internal error" : message));
     if (debug) {
       error.printStackTrace(err);
@@ -91,6 +91,23 @@ public final class Main {
     }
     err.flush();
     return userError ? USAGE_ERROR : 1;
+  }
+
+  /** What went wrong, in words: file errors say which file, never which exception class. */
+  static String describe(Throwable error) {
+    Throwable cause = error instanceof java.io.UncheckedIOException && error.getCause() != null ? error.getCause()
+        : error;
+    if (cause instanceof java.nio.file.NoSuchFileException e) {
+      return "no such file: " + e.getFile();
+    }
+    if (cause instanceof java.nio.file.AccessDeniedException e) {
+      return "permission denied: " + e.getFile();
+    }
+    if (cause instanceof java.nio.file.FileSystemException e) {
+      return e.getFile() + ": " + (e.getReason() == null ? "cannot be read or written" : e.getReason());
+    }
+    String message = cause.getMessage();
+    return message == null || message.isBlank() ? "an unexpected internal error" : message;
   }
 
   /** The version the build wrote into the jar. */

@@ -94,4 +94,12 @@ class CommandLineTest {
     run("eval", "--help");
     assertThat(command.out()).contains("http://localhost:8000/v1");
   }
+
+  @Test
+  void a_missing_file_is_named_without_a_java_class() {
+    Path missing = dir.resolve("missing.jsonl");
+    assertThat(run("data", "export", missing.toString(), "--format", "sft-messages", "--output",
+        dir.resolve("o.jsonl").toString())).isNotZero();
+    assertThat(command.err()).startsWith("error: no such file: " + missing).doesNotContain("Exception");
+  }
 }

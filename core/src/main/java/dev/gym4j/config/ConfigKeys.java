@@ -77,7 +77,7 @@ public final class ConfigKeys {
       if (instances.contains(key) || READ.contains(key) || referenced.contains(key)) {
         continue;
       }
-      String where = origins.suffix(key);
+      String where = where(key, field.getValue(), origins);
       if (NEMO_GYM_UNUSED.containsKey(key)) {
         warnings.add(key + where + " is a NeMo Gym setting that gym4j does not use: " + NEMO_GYM_UNUSED.get(key));
       } else {
@@ -91,6 +91,16 @@ public final class ConfigKeys {
       serverSettings(raw.path(instance), instance, origins, warnings);
     }
     return warnings;
+  }
+
+  /** " (file)" for a key, or for the first key under it that has one (a dotted override sets only the leaf). */
+  private static String where(String key, JsonNode value, Origins origins) {
+    String where = origins.suffix(key);
+    if (where.isEmpty() && value.isObject() && !value.isEmpty()) {
+      String child = value.propertyNames().iterator().next();
+      return where(key + "." + child, value.get(child), origins);
+    }
+    return where;
   }
 
   private static void serverSettings(JsonNode node, String path, Origins origins, List<String> warnings) {
