@@ -39,9 +39,10 @@ final class BenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int clients;
 
+  // strings, not the bench's enum: the bench is not on the runtime classpath unless this command runs
   @Option(names = "--only", split = ",", paramLabel = "FIGURE", description = "Run only these figures: "
-      + "${COMPLETION-CANDIDATES} (default: all four).")
-  java.util.EnumSet<LoadBenchmark.Figure> only = java.util.EnumSet.allOf(LoadBenchmark.Figure.class);
+      + "overhead, concurrency, startup, payload (default: all four).")
+  java.util.List<String> only = java.util.List.of();
 
   @Option(names = "--micro", description = "Run the JMH micro-benchmark suite instead of the load benchmark.")
   boolean micro;
@@ -60,15 +61,42 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (sandbox) {
-      return new dev.gym4j.bench.SandboxBenchmark(System.out, sandboxRuns).run() ? 0 : 1;
+    try {
+      return BenchRun.run(this);
+    } catch (NoClassDefFoundError e) {
+      throw new dev.gym4j.config.ConfigException("the benchmark is not on this classpath: run it with ./gym4j bench, "
+          + "which adds cli/target/dist/bench");
     }
-    if (micro) {
-      new dev.gym4j.bench.MicroBenchmarks(System.out, microSeconds).run();
-      return 0;
+  }
+
+  /** Touches the bench's classes, so that they are loaded only when the bench runs. */
+  static final class BenchRun {
+    private BenchRun() {}
+
+    static int run(BenchCommand command) throws Exception {
+      if (command.sandbox) {
+        return new dev.gym4j.bench.SandboxBenchmark(System.out, command.sandboxRuns).run() ? 0 : 1;
+      }
+      if (command.micro) {
+        new dev.gym4j.bench.MicroBenchmarks(System.out, command.microSeconds).run();
+        return 0;
+      }
+      java.util.EnumSet<LoadBenchmark.Figure> figures = java.util.EnumSet.allOf(LoadBenchmark.Figure.class);
+      if (!command.only.isEmpty()) {
+        figures.clear();
+        for (String name : command.only) {
+          try {
+            figures.add(LoadBenchmark.Figure.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT)));
+          } catch (IllegalArgumentException e) {
+            throw new dev.gym4j.config.ConfigException("--only: no figure named '" + name + "'; the figures are "
+                + "overhead, concurrency, startup and payload");
+          }
+        }
+      }
+      LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(),
+          Duration.ofSeconds(command.overheadSeconds), command.inFlight, Duration.ofSeconds(command.holdSeconds),
+          Duration.ofMillis(command.modelLatencyMillis), command.clients, !command.http1, figures);
+      return new LoadBenchmark(options, System.out).run() ? 0 : 1;
     }
-    LoadBenchmark.Options options = new LoadBenchmark.Options(Project.root(), Duration.ofSeconds(overheadSeconds),
-        inFlight, Duration.ofSeconds(holdSeconds), Duration.ofMillis(modelLatencyMillis), clients, !http1, only);
-    return new LoadBenchmark(options, System.out).run() ? 0 : 1;
   }
 }

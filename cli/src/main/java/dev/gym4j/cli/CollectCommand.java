@@ -5,8 +5,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import dev.gym4j.client.ClientSettings;
@@ -30,7 +32,9 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "collect", mixinStandardHelpOptions = true,
     description = {"Collect scored rollouts from a running deployment (NeMo Gym's ng_collect_rollouts).",
         "NeMo Gym's +agent_name= +input_jsonl_fpath= +output_jsonl_fpath= +num_repeats= +num_samples_in_parallel=",
-        "+limit= +resume_from_cache= and +responses_create_params.<field>= overrides work too."})
+        "+limit= +resume_from_cache= +num_repeats_add_seed= +prompt_config= and +responses_create_params.<field>=",
+        "overrides work too; +num_repeats= also takes NeMo Gym's per-agent form, +num_repeats={a: 4, _default: 1}.",
+        "Exits 1 when any rollout of the input is missing from the output, saying how many and why."})
 final class CollectCommand implements Callable<Integer> {
   /** How long the collector waits for one /run: longer than simple_agent's default rollout deadline. */
   static final Duration RUN_TIMEOUT = Duration.ofMinutes(65);
@@ -56,8 +60,17 @@ final class CollectCommand implements Callable<Integer> {
   @Option(names = "--limit", description = "Only the first N input rows.")
   Integer limit;
 
-  @Option(names = "--resume", description = "Keep the rollouts already in the output and run the rest.")
+  @Option(names = "--resume", description = "Keep the rollouts already in the output and run the rest, failed ones "
+      + "included.")
   boolean resume;
+
+  @Option(names = "--skip-failed", description = "With --resume, leave the rollouts that used all their attempts in "
+      + "an earlier run (NeMo Gym's resume).")
+  boolean skipFailed;
+
+  @Option(names = "--wait-for-servers", paramLabel = "SECONDS", description = "How long a rollout waits for an agent "
+      + "or head server it cannot reach to come back, without using attempts (default 600).")
+  Long waitForServers;
 
   @Option(names = "--max-attempts", description = "Tries per rollout before it is given up (default 3).")
   Integer maxAttempts;
@@ -72,6 +85,12 @@ final class CollectCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     GlobalConfig config = ConfigLoader.standard().load(overrides);
+    JsonNode numRepeats = config.get("num_repeats").orElse(null);
+    CollectOptions.Retries retries = CollectOptions.Retries.defaults();
+    if (waitForServers != null) {
+      retries = new CollectOptions.Retries(retries.initialBackoff(), retries.maxBackoff(), retries.deadline(),
+          Duration.ofSeconds(waitForServers));
+    }
     CollectOptions options = new CollectOptions(
         agent != null ? agent : text(config, "agent_name"),
         path(input, config, "input_jsonl_fpath", "--input"),
@@ -81,7 +100,11 @@ final class CollectCommand implements Callable<Integer> {
         limit != null ? limit : number(config, "limit", 0),
         resume || config.get("resume_from_cache").map(JsonNode::asBoolean).orElse(false),
         config.get("responses_create_params").filter(JsonNode::isObject).map(n -> (ObjectNode) n).orElse(Json.object()),
-        maxAttempts != null ? maxAttempts : number(config, "max_rollout_attempts", CollectOptions.DEFAULT_MAX_ATTEMPTS));
+        maxAttempts != null ? maxAttempts : number(config, "max_rollout_attempts", CollectOptions.DEFAULT_MAX_ATTEMPTS),
+        repeats == null ? repeatsByAgent(numRepeats) : Map.of(),
+        config.get("num_repeats_add_seed").map(JsonNode::asBoolean).orElse(false),
+        Optional.ofNullable(text(config, "prompt_config")).map(InstallPaths::locate).orElse(null),
+        !skipFailed, retries);
     URI headUrl = head != null ? head : URI.create("http://" + config.headHost() + ":" + config.headPort());
     preflight(headUrl, options.agent());
     ClientSettings settings = ClientSettings.from(config).withRequestTimeout(RUN_TIMEOUT);
@@ -89,7 +112,7 @@ final class CollectCommand implements Callable<Integer> {
       RolloutCollector.Summary summary = new RolloutCollector(options, client, System.err,
           Terminal.isInteractive()).collect();
       Reports.printSummary(spec.commandLine().getOut(), summary, options);
-      return summary.failed() > 0 ? 1 : 0;
+      return summary.missing() > 0 ? 1 : 0;
     }
   }
 
@@ -108,6 +131,26 @@ final class CollectCommand implements Callable<Integer> {
           + (instances.isEmpty() ? "nothing" : String.join(", ", instances.keySet())));
     }
     Preflight.agent(agentUrl, agent);
+  }
+
+  /** NeMo Gym's dict form of num_repeats: a count per agent name, {@code _default} for the rest. */
+  private static Map<String, Integer> repeatsByAgent(JsonNode numRepeats) {
+    if (numRepeats == null || !numRepeats.isObject()) {
+      if (numRepeats != null && !numRepeats.isNull() && !numRepeats.isIntegralNumber()) {
+        throw new ConfigException("num_repeats must be a whole number or a map of agent name to number, got "
+            + numRepeats);
+      }
+      return Map.of();
+    }
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (var entry : numRepeats.properties()) {
+      if (!entry.getValue().isIntegralNumber() || entry.getValue().asInt() < 1) {
+        throw new ConfigException("num_repeats." + entry.getKey() + " must be a whole number of at least 1, got "
+            + entry.getValue());
+      }
+      counts.put(entry.getKey(), entry.getValue().asInt());
+    }
+    return counts;
   }
 
   private static String text(GlobalConfig config, String key) {

@@ -1,11 +1,13 @@
 package dev.gym4j.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -36,8 +38,10 @@ import tools.jackson.databind.node.ObjectNode;
 final class DataCommand {
 
   @Command(name = "validate", mixinStandardHelpOptions = true,
-      description = {"Check every row of NeMo Gym datasets and write each one's profile beside it (<data>_metrics.json).",
-          "With a config, agent_ref must name one of its agents."})
+      description = {"Check every row of NeMo Gym datasets and profile each one as NeMo Gym does (<data>_metrics.json).",
+          "agent_ref must name an agent of --config, or else of the environment's config.yaml when the file is in",
+          "an environment's data/ folder. A profile already there is compared, never changed (exit 1 when it differs),",
+          "unless --overwrite-metrics; one that is missing is written."})
   static final class Validate implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -49,17 +53,31 @@ final class DataCommand {
         + "+config_paths=[...]) whose agents agent_ref may name.")
     List<String> config;
 
+    @Option(names = "--overwrite-metrics", description = "Replace a profile that differs from the one computed now "
+        + "(NeMo Gym's overwrite_metrics_conflicts).")
+    boolean overwriteMetrics;
+
     @Override
     public Integer call() {
-      Set<String> agents = config == null ? null : agents(ConfigLoader.standard().load(config));
+      Set<String> given = config == null ? null : agents(ConfigLoader.standard().load(config));
       var out = spec.commandLine().getOut();
       int bad = 0;
       for (Path file : files) {
-        DatasetValidator.Report report = DatasetValidator.validate(file, agents);
+        Optional<Map<String, JsonNode>> environment = given == null ? environmentAgents(file) : Optional.empty();
+        Set<String> agents = given != null ? given : environment.map(a -> Set.copyOf(a.keySet())).orElse(null);
+        DatasetValidator.Report report = DatasetValidator.validate(file, agents, given != null,
+            overwriteMetrics ? DatasetValidator.MetricsFile.OVERWRITE : DatasetValidator.MetricsFile.WRITE_IF_ABSENT,
+            environment.flatMap(a -> datasetEntry(a, file)).orElse(null));
         report.problems().forEach(out::println);
         bad += report.problems().size();
-        out.printf("%s: %d rows, %d bad; profile in %s%n", file, report.rows(), report.problems().size(),
-            report.metrics());
+        out.printf("%s: %d rows, %d bad%s; profile %s: %s%n", file, report.rows(), report.problems().size(),
+            agents == null ? "" : " (agent_ref checked against " + (given != null ? "--config" : "the environment's "
+                + "config.yaml") + ")", report.metricsStatus(), report.metrics());
+        if (!report.differences().isEmpty()) {
+          report.differences().forEach(d -> out.println("  " + d));
+          out.println("  the profile was left as it is: check the data, or replace it with --overwrite-metrics");
+          bad++;
+        }
       }
       out.flush();
       return bad == 0 ? 0 : 1;
@@ -140,6 +158,10 @@ final class DataCommand {
     @Option(names = "--with-advantages", description = "Add group mean, std and GRPO advantage to each rollout.")
     boolean withAdvantages;
 
+    @Option(names = "--keep-developer-role", description = "Keep the developer role in chat messages; by default "
+        + "it is written as system, which every chat template knows.")
+    boolean keepDeveloperRole;
+
     @Option(names = "--reasoning", defaultValue = "drop",
         description = "Model reasoning in assistant messages: drop, think (inline <think>) or field (reasoning_content).")
     String reasoning;
@@ -149,7 +171,7 @@ final class DataCommand {
       Exporter.Options options = new Exporter.Options(Exporter.Format.parse(format),
           new RolloutFilter(minReward, maxReward, dropFailed, dropTruncated, agent), minQualityDifference,
           allPairs ? Exporter.Pairing.ALL : Exporter.Pairing.BEST_VS_WORST, withAdvantages,
-          Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)));
+          Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)), keepDeveloperRole);
       List<JsonNode> rows = Json.readLines(rollouts);
       List<ObjectNode> exported = Exporter.export(rows, options);
       java.nio.file.Files.createDirectories(output.toAbsolutePath().getParent());
@@ -159,6 +181,44 @@ final class DataCommand {
       spec.commandLine().getOut().flush();
       return 0;
     }
+  }
+
+  /** The agents of the environment whose data/ folder holds the file, if it is one: name → settings. */
+  static Optional<Map<String, JsonNode>> environmentAgents(Path file) {
+    Path data = file.toAbsolutePath().normalize().getParent();
+    Path config = data == null || data.getParent() == null ? null : data.getParent().resolve("config.yaml");
+    if (config == null || !data.getFileName().toString().equals("data") || !Files.isRegularFile(config)) {
+      return Optional.empty();
+    }
+    return Optional.of(agentsOf(config));
+  }
+
+  /**
+   * The agent blocks of one config file, read as written: its model server is not configured there, so it is
+   * not loaded as a deployment.
+   */
+  static Map<String, JsonNode> agentsOf(Path config) {
+    Map<String, JsonNode> agents = new LinkedHashMap<>();
+    for (var instance : dev.gym4j.config.Yaml.read(config).properties()) {
+      JsonNode kind = instance.getValue().path(ServerKind.AGENT.key());
+      if (kind.isObject() && kind.size() == 1) {
+        agents.put(instance.getKey(), kind.properties().iterator().next().getValue());
+      }
+    }
+    return agents;
+  }
+
+  /** The agent dataset entry whose jsonl_fpath is this file. */
+  static Optional<JsonNode> datasetEntry(Map<String, JsonNode> agents, Path file) {
+    for (JsonNode agent : agents.values()) {
+      for (JsonNode dataset : agent.path("datasets")) {
+        Path named = Path.of(dataset.path("jsonl_fpath").asString(""));
+        if (named.getFileName() != null && named.getFileName().equals(file.getFileName())) {
+          return Optional.of(dataset);
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   static Set<String> agents(GlobalConfig config) {

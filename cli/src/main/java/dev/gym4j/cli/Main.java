@@ -38,24 +38,52 @@ public final class Main {
 
   static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new Main());
-    // NeMo Gym's +key=value, ++key=value and ~key overrides reach commands as positional arguments
-    commandLine.setUnmatchedOptionsArePositionalParams(true);
-    // gym4j bench --only overhead,payload
+    // NeMo Gym's +key=value, ++key=value and ~key overrides reach commands as positional arguments; what
+    // starts with - and is no option of the command is an unknown option (handled below), never an override
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(Main::handleError);
+    commandLine.setParameterExceptionHandler(Main::handleBadArguments);
+    // a description is wrapped at spaces only, so a URL stays whole
+    commandLine.setUsageHelpWidth(120);
+    commandLine.setUsageHelpLongOptionsMaxWidth(30);
     return commandLine;
+  }
+
+  /** Unknown or malformed options: one line naming the problem, the command's valid options, exit 2. */
+  private static int handleBadArguments(CommandLine.ParameterException error, String[] args) {
+    CommandLine command = error.getCommandLine();
+    PrintWriter err = command.getErr();
+    String name = command.getCommandSpec().qualifiedName();
+    if (error instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+      String first = unmatched.getUnmatched().getFirst();
+      boolean option = first.startsWith("-");
+      err.println("error: " + (option ? "unknown option '" + first + "'" : "unexpected argument '" + first + "'")
+          + " for " + name + suggestion(unmatched));
+    } else {
+      err.println("error: " + error.getMessage());
+    }
+    java.util.List<String> options = command.getCommandSpec().options().stream().filter(o -> !o.hidden())
+        .map(o -> o.longestName()).sorted().toList();
+    if (!options.isEmpty()) {
+      err.println("valid options: " + String.join(", ", options) + " (" + name + " --help says what each does)");
+    }
+    err.flush();
+    return USAGE_ERROR;
+  }
+
+  private static String suggestion(CommandLine.UnmatchedArgumentException unmatched) {
+    java.util.List<String> close = unmatched.getSuggestions();
+    return close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close.subList(0, Math.min(2, close.size())))
+        + "?";
   }
 
   private static int handleError(Exception error, CommandLine commandLine, CommandLine.ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
     boolean debug = ((Main) commandLine.getCommandSpec().root().userObject()).debug;
     boolean userError = error instanceof ConfigException || error instanceof FieldError;
-    if (userError || error instanceof UpstreamException) {
-      err.println("error: " + error.getMessage());
-    } else {
-      err.println("error: " + error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": "
-          + error.getMessage()));
-    }
+    // the message alone: a Java class name tells a user nothing (--debug shows the stack trace)
+    String message = describe(error);
+    err.println("error: " + (message == null || message.isBlank() ? "an unexpected internal error" : message));
     if (debug) {
       error.printStackTrace(err);
     } else if (!userError) {
@@ -63,6 +91,23 @@ public final class Main {
     }
     err.flush();
     return userError ? USAGE_ERROR : 1;
+  }
+
+  /** What went wrong, in words: file errors say which file, never which exception class. */
+  static String describe(Throwable error) {
+    Throwable cause = error instanceof java.io.UncheckedIOException && error.getCause() != null ? error.getCause()
+        : error;
+    if (cause instanceof java.nio.file.NoSuchFileException e) {
+      return "no such file: " + e.getFile();
+    }
+    if (cause instanceof java.nio.file.AccessDeniedException e) {
+      return "permission denied: " + e.getFile();
+    }
+    if (cause instanceof java.nio.file.FileSystemException e) {
+      return e.getFile() + ": " + (e.getReason() == null ? "cannot be read or written" : e.getReason());
+    }
+    String message = cause.getMessage();
+    return message == null || message.isBlank() ? "an unexpected internal error" : message;
   }
 
   /** The version the build wrote into the jar. */

@@ -19,7 +19,20 @@ final class Reports {
     }
     out.println("metrics:  " + options.aggregateMetrics());
     printMetrics(out, summary.metrics(), false);
+    printMissing(out, summary, options);
     out.flush();
+  }
+
+  /** Rollouts of the input that are not in the output: how many, and why, by failure class. */
+  static void printMissing(PrintWriter out, RolloutCollector.Summary summary, CollectOptions options) {
+    if (summary.missing() == 0) {
+      return;
+    }
+    out.println();
+    out.printf("%d of %d rollouts are missing from %s:%n", summary.missing(), summary.total(), options.output());
+    summary.missingByClass().forEach((failureClass, missing) -> out.printf("  %d %s, e.g. %s%n", missing.count(),
+        failureClass, missing.example()));
+    out.println("Details per attempt: " + options.failures() + ". Run the same command with --resume to try them again.");
   }
 
   /** The GRPO view of a rollouts file: how many task groups carry a learning signal. */

@@ -12,7 +12,8 @@ final class Shutdown {
 
   /**
    * Blocks until the JVM is asked to stop, then closes {@code running} and prints {@code farewell}. The
-   * JVM halts as soon as its shutdown hooks end, so the farewell is printed by the hook itself.
+   * JVM halts as soon as its shutdown hooks end, so the farewell is printed by the hook itself. Interrupting
+   * the waiting thread closes {@code running} at once and rethrows.
    */
   static void awaitSignal(AutoCloseable running, java.io.PrintWriter out, String farewell)
       throws InterruptedException {
@@ -38,6 +39,19 @@ final class Shutdown {
     }, "gym4j-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     // the JVM keeps running on Helidon's threads; this thread only waits for the hook to finish
-    stopped.await(Long.MAX_VALUE, TimeUnit.DAYS);
+    try {
+      stopped.await(Long.MAX_VALUE, TimeUnit.DAYS);
+    } catch (InterruptedException e) {
+      // run in-process (a test, an embedding program) and interrupted: stop here, not at JVM exit
+      Runtime.getRuntime().removeShutdownHook(hook);
+      try {
+        running.close();
+      } catch (Exception closing) {
+        e.addSuppressed(closing);
+      }
+      out.println(farewell);
+      out.flush();
+      throw e;
+    }
   }
 }

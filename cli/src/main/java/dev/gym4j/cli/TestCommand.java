@@ -19,7 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "test", mixinStandardHelpOptions = true,
     description = {"Run an environment's tests (with Maven) and check its data.",
         "Every data/*.jsonl row must be a NeMo Gym row (responses_create_params valid, tools well-formed);",
-        "bad rows are reported by line."})
+        "agent_ref must name an agent of the environment's config.yaml; bad rows are reported by line."})
 final class TestCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -29,6 +29,13 @@ final class TestCommand implements Callable<Integer> {
 
   @Option(names = "--offline", description = "Pass -o to Maven: use only what the local repository holds.")
   boolean offline;
+
+  /** Task rows, not NeMo Gym's recorded rollouts or materialized inputs, which are not dataset rows. */
+  private static boolean isDataset(Path file) {
+    String name = file.getFileName().toString();
+    return name.endsWith(".jsonl") && !name.endsWith("_metrics.jsonl") && !name.contains("rollouts")
+        && !name.contains("materialized_inputs");
+  }
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -47,13 +54,18 @@ final class TestCommand implements Callable<Integer> {
     int tests = new ProcessBuilder(command).directory(root.toFile()).inheritIO().start().waitFor();
     out.println(tests == 0 ? "tests passed" : "tests FAILED (Maven exit status " + tests + ")");
     int badRows = 0;
+    // agent_ref must name an agent of the environment's own config, or eval fails every rollout
+    java.util.Set<String> agents = java.util.Set.copyOf(DataCommand.agentsOf(dir.resolve("config.yaml")).keySet());
     try (Stream<Path> files = Files.list(dir.resolve("data"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".jsonl") && !f.toString().endsWith("_metrics.jsonl"))
+      for (Path file : files.filter(f -> isDataset(f))
           .sorted().toList()) {
-        DatasetValidator.Report report = DatasetValidator.validate(file, null);
+        DatasetValidator.Report report = DatasetValidator.validate(file, agents, false,
+            DatasetValidator.MetricsFile.CHECK_ONLY, null);
         report.problems().forEach(out::println);
         badRows += report.problems().size();
         out.printf("%s: %d rows, %d bad%n", root.relativize(file), report.rows(), report.problems().size());
+        report.differences().forEach(d -> out.println("  " + report.metrics().getFileName() + ": " + d));
+        badRows += report.differences().isEmpty() ? 0 : 1;
       }
     }
     out.flush();

@@ -65,4 +65,41 @@ class CommandLineTest {
     assertThat(run("run", "++head_server.port=0")).isEqualTo(Main.USAGE_ERROR);
     assertThat(command.err()).contains("no server instances are configured");
   }
+
+  @Test
+  void an_unknown_option_is_named_as_one_with_the_valid_options_issue_16() {
+    assertThat(run("collect", "--num-repeats", "4")).isEqualTo(Main.USAGE_ERROR);
+    assertThat(command.err()).startsWith("error: unknown option '--num-repeats' for gym4j collect")
+        .contains("valid options: ", "--repeats", "--resume").doesNotContain("bad override");
+  }
+
+  @Test
+  void overrides_still_reach_commands_as_positional_arguments() {
+    assertThat(run("config", "+a.b=1", "++c=x", "+d=2", "~d")).as(command.err()).isZero();
+    assertThat(command.out()).contains("b: 1", "c: x");
+  }
+
+  @Test
+  void help_texts_never_break_a_url() {
+    for (String sub : java.util.List.of("eval", "run", "serve", "collect", "metrics", "data", "test", "init", "bench",
+        "config")) {
+      command.out.getBuffer().setLength(0);
+      assertThat(run(sub, "--help")).isZero();
+      assertThat(command.out()).as(sub).doesNotContain("http: //", "https: //");
+      for (String line : command.out().split("\n")) {
+        assertThat(line.length()).as(sub + ": " + line).isLessThanOrEqualTo(120);
+      }
+    }
+    command.out.getBuffer().setLength(0);
+    run("eval", "--help");
+    assertThat(command.out()).contains("http://localhost:8000/v1");
+  }
+
+  @Test
+  void a_missing_file_is_named_without_a_java_class() {
+    Path missing = dir.resolve("missing.jsonl");
+    assertThat(run("data", "export", missing.toString(), "--format", "sft-messages", "--output",
+        dir.resolve("o.jsonl").toString())).isNotZero();
+    assertThat(command.err()).startsWith("error: no such file: " + missing).doesNotContain("Exception");
+  }
 }

@@ -56,7 +56,7 @@ class EvalCommandTest {
           "--model-type", "vllm_model", "--repeats", "2", "--output", output.toString());
       assertThat(status).as(command.err()).isZero();
       assertThat(command.out()).contains("10 rollouts: 0 already done, 10 succeeded, 0 failed", "mean/reward",
-          "pass@2/reward");
+          "pass@2/accuracy");
       assertThat(Json.readLines(output)).hasSize(10).allSatisfy(row ->
           assertThat(row.get("reward").asDouble()).isEqualTo(1.0));
       assertThat(Files.exists(dir.resolve("eval_aggregate_metrics.json"))).isTrue();
@@ -163,6 +163,6 @@ class EvalCommandTest {
   void metricsOfANeMoGymFileAreItsMeanReward() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");
     assertThat(run("metrics", file.toString())).isZero();
-    assertThat(command.out()).contains("mean/reward                  0.6000", "pass@1/reward                60.0000");
+    assertThat(command.out()).contains("mean/reward                  0.6000", "pass@1/accuracy              60.0000");
   }
 }

@@ -49,9 +49,11 @@ class InitAndTestCommandTest {
     assertThat(command.run("test", "letter_counting", "--offline")).as(command.out()).isZero();
     assertThat(command.out()).contains("tests passed", "data/example.jsonl: 5 rows, 0 bad");
 
-    Files.writeString(env.resolve("data/extra.jsonl"), "{\"responses_create_params\": {\"input\": 7}}\n");
+    Files.writeString(env.resolve("data/extra.jsonl"), "{\"responses_create_params\": {\"input\": 7}}\n"
+        + "{\"responses_create_params\": {\"input\": \"q\"}, \"agent_ref\": {\"name\": \"lc_letter_agent\"}}\n");
     assertThat(command.run("test", "letter_counting", "--offline")).isEqualTo(1);
-    assertThat(command.out()).contains("extra.jsonl:1: responses_create_params.input");
+    assertThat(command.out()).contains("extra.jsonl:1: responses_create_params.input",
+        "extra.jsonl:2: agent_ref.name: no agent named lc_letter_agent in the config");
   }
 
   /** The project's sources, without build output or git metadata. */

@@ -1,6 +1,8 @@
 package dev.gym4j.collect;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 
 import dev.gym4j.json.Json;
 import tools.jackson.databind.node.ObjectNode;
@@ -14,12 +16,50 @@ import tools.jackson.databind.node.ObjectNode;
  * @param limit the first N input lines only (0: all)
  * @param resume keep what the output already holds and run only the rest
  * @param paramsOverride top-level {@code responses_create_params} fields that replace the row's
- * @param maxAttempts tries per rollout, counting those recorded in the failures file
+ * @param maxAttempts tries per rollout in one run
+ * @param repeatsByAgent NeMo Gym's dict form of {@code num_repeats}: rollouts per task by {@code agent_ref.name},
+ *     {@code _default} for the rest; when not empty it replaces {@code repeats}
+ * @param addSeed NeMo Gym's {@code num_repeats_add_seed}: each rollout's index as {@code seed} in
+ *     {@code responses_create_params.metadata.extra_body}
+ * @param promptConfig NeMo Gym's {@code prompt_config}: a YAML template that builds each row's input (null: none)
+ * @param retryFailed with {@code resume}, run again the rollouts that failed in earlier runs (those an agent
+ *     marked terminal excepted)
+ * @param retries how retries wait
  */
 public record CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit,
-    boolean resume, ObjectNode paramsOverride, int maxAttempts) {
+    boolean resume, ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
+    Path promptConfig, boolean retryFailed, Retries retries) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+  /**
+   * How a rollout's retries wait. Every wait is jittered (half to all of the nominal delay), so rollouts that
+   * failed together do not come back together.
+   *
+   * @param initialBackoff the wait before the second attempt; it doubles for each further one
+   * @param maxBackoff the longest single wait
+   * @param deadline no retry starts later than this after the rollout's first attempt
+   * @param outageWait how long a rollout waits for an agent or head server it cannot reach to come back; these
+   *     waits use no attempt
+   */
+  public record Retries(Duration initialBackoff, Duration maxBackoff, Duration deadline, Duration outageWait) {
+    public static Retries defaults() {
+      return new Retries(Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofHours(3), Duration.ofMinutes(10));
+    }
+
+    /** The jittered wait before retry number {@code retry} (1 for the first retry). */
+    Duration backoff(int retry) {
+      long cap = maxBackoff.toMillis();
+      long nominal = Math.min(cap, initialBackoff.toMillis() << Math.min(Math.max(retry - 1, 0), 20));
+      return Duration.ofMillis(nominal / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(nominal / 2 + 1));
+    }
+  }
+
+  public CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit, boolean resume,
+      ObjectNode paramsOverride, int maxAttempts) {
+    this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, Map.of(), false, null,
+        true, Retries.defaults());
+  }
 
   public CollectOptions {
     if (repeats < 1) {
@@ -32,6 +72,23 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
       throw new IllegalArgumentException("maxAttempts must be at least 1");
     }
     paramsOverride = paramsOverride == null ? Json.object() : paramsOverride;
+    repeatsByAgent = repeatsByAgent == null ? Map.of() : Map.copyOf(repeatsByAgent);
+    repeatsByAgent.forEach((name, count) -> {
+      if (count < 1) {
+        throw new IllegalArgumentException("num_repeats." + name + " must be at least 1, got " + count);
+      }
+    });
+    retries = retries == null ? Retries.defaults() : retries;
+  }
+
+  public CollectOptions withRetries(Retries value) {
+    return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
+        repeatsByAgent, addSeed, promptConfig, retryFailed, value);
+  }
+
+  public CollectOptions withResume(boolean value, boolean retryFailedRollouts) {
+    return new CollectOptions(agent, input, output, repeats, parallel, limit, value, paramsOverride, maxAttempts,
+        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries);
   }
 
   /** {@code results/run.jsonl} → {@code results/run_<suffix>}. */

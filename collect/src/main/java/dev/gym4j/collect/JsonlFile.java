@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.gym4j.config.ConfigException;
 import dev.gym4j.json.Json;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -24,30 +25,48 @@ import tools.jackson.databind.JsonNode;
 final class JsonlFile {
   private JsonlFile() {}
 
-  /** The rows of a file; a last line without its newline was torn by a crash and is not a row. */
+  /**
+   * The rows of a file; a last line without its newline was torn by a crash and is not a row. A line in the
+   * middle that is not a JSON object was damaged by something else: that is reported by file and line, since
+   * dropping it would silently lose or rerun a rollout.
+   */
   static List<JsonNode> readComplete(Path file) {
     if (!Files.exists(file)) {
       return List.of();
     }
+    byte[] bytes;
     try {
-      byte[] bytes = Files.readAllBytes(file);
-      List<JsonNode> rows = new ArrayList<>();
-      int start = 0;
-      for (int i = 0; i < bytes.length; i++) {
-        if (bytes[i] == '\n') {
-          String line = new String(bytes, start, i - start, StandardCharsets.UTF_8);
-          if (!line.isBlank()) {
-            rows.add(Json.parse(line));
-          }
-          start = i + 1;
-        }
-      }
-      return rows;
+      bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (JacksonException e) {
-      throw new IllegalStateException(file + " holds a line that is not JSON: " + e.getOriginalMessage(), e);
     }
+    List<JsonNode> rows = new ArrayList<>();
+    int start = 0;
+    int number = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == '\n') {
+        number++;
+        String line = new String(bytes, start, i - start, StandardCharsets.UTF_8);
+        if (!line.isBlank()) {
+          rows.add(parse(file, number, line));
+        }
+        start = i + 1;
+      }
+    }
+    return rows;
+  }
+
+  private static JsonNode parse(Path file, int number, String line) {
+    try {
+      JsonNode row = Json.parse(line);
+      if (row.isObject()) {
+        return row;
+      }
+    } catch (JacksonException e) {
+      // reported below, without the parser's wording, which names Java types
+    }
+    throw new ConfigException(file + " line " + number + " is not a JSON object (the file was damaged); fix or "
+        + "delete that line and run again");
   }
 
   /** Cuts a torn last line off, so appending starts on a fresh line. */

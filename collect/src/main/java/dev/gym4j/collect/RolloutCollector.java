@@ -4,20 +4,26 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.gym4j.agent.AgentServer;
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.client.ServerClient;
 import dev.gym4j.client.UpstreamException;
+import dev.gym4j.config.ConfigException;
 import dev.gym4j.json.Json;
 import dev.gym4j.metrics.AggregateMetrics;
 import tools.jackson.core.JacksonException;
@@ -30,26 +36,40 @@ import tools.jackson.databind.node.ObjectNode;
  * is sent to its agent's {@code /run}, at most {@code parallel} at a time, and lands exactly once.
  *
  * <ul>
+ *   <li>Rows naming an agent the deployment does not run are refused before anything runs.
  *   <li>A success (a verify response with a reward) is appended to the output as it finishes.
- *   <li>A failure (timeout, upstream error, verify error, unreachable agent) is appended to
- *       {@code <output>_failures.jsonl} with its class and message, never to the output, and is tried again
- *       up to {@code maxAttempts} times counting earlier runs' attempts.
+ *   <li>A failure (timeout, upstream error, verify error) is appended to {@code <output>_failures.jsonl} with
+ *       its class and message, never to the output, and is tried again up to {@code maxAttempts} times, after
+ *       a jittered, growing wait, while the retry deadline allows.
+ *   <li>An agent or head server that cannot be reached uses no attempt: the rollout waits for it (jittered
+ *       backoff) up to {@code outageWait}, so a restart of the servers costs time, not rollouts.
  *   <li>The expanded rows are first written to {@code <output>_materialized_inputs.jsonl}; with
- *       {@code resume}, the (task, rollout) pairs already in the output are skipped, so a run killed at any
- *       moment loses only the rollouts that were in flight.
+ *       {@code resume}, the (task, rollout) pairs already in the output are skipped and earlier failures are
+ *       run again (unless {@code retryFailed} is off), so a run killed at any moment loses only the rollouts
+ *       that were in flight.
  * </ul>
  */
 public final class RolloutCollector {
   /** Marks a failure not worth trying again (set by an agent or environment). */
   public static final String FAILURE_TERMINAL = "_ng_failure_terminal";
+  static final String UNREACHABLE = "agent_unreachable";
 
-  /** What a collection did. */
-  public record Summary(int total, int alreadyDone, int succeeded, int failed, int givenUp, ArrayNode metrics) {}
+  /** The rollouts of one failure class that are not in the output, with one example message. */
+  public record Missing(int count, String example) {}
+
+  /**
+   * What a collection did. {@code missing} counts the rollouts of the input that are not in the output after
+   * this run, whatever the reason; {@code missingByClass} says why, by failure class.
+   */
+  public record Summary(int total, int alreadyDone, int succeeded, int failed, int givenUp, ArrayNode metrics,
+      int missing, Map<String, Missing> missingByClass) {}
 
   private final CollectOptions options;
   private final ServerClient client;
   private final PrintStream log;
   private final boolean terminal;
+  /** When the current outage was first seen (nanoTime), or 0 when the servers answer. */
+  private final AtomicLong outageSince = new AtomicLong();
 
   public RolloutCollector(CollectOptions options, ServerClient client, PrintStream log, boolean terminal) {
     this.options = options;
@@ -80,18 +100,20 @@ public final class RolloutCollector {
       if (done.contains(key)) {
         continue;
       }
-      if (terminalKeys.contains(key) || attempts.getOrDefault(key, 0) >= options.maxAttempts()) {
+      boolean exhausted = !options.retryFailed() && attempts.getOrDefault(key, 0) >= options.maxAttempts();
+      if (terminalKeys.contains(key) || exhausted) {
         givenUpBefore++;
         continue;
       }
       pending.add(rollout);
     }
+    refuseUnknownAgents(pending);
     int alreadyDone = (int) rollouts.stream().filter(r -> done.contains(TaskRows.key(r))).count();
     log.printf("%d rollouts: %d already done, %d given up after earlier failures, %d to run%n", rollouts.size(),
         alreadyDone, givenUpBefore, pending.size());
 
     Progress progress = new Progress(pending.size(), log, terminal, client.settings().requestTimeout());
-    int[] outcome = new int[3];
+    int[] outcome = new int[2];
     try (JsonlFile.Appender output = new JsonlFile.Appender(options.output());
         JsonlFile.Appender failures = new JsonlFile.Appender(options.failures());
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -121,7 +143,10 @@ public final class RolloutCollector {
     List<JsonNode> results = JsonlFile.readComplete(options.output());
     ArrayNode metrics = AggregateMetrics.compute(results);
     writeMetrics(metrics);
-    return new Summary(rollouts.size(), alreadyDone, outcome[0], outcome[1], givenUpBefore, metrics);
+    Map<String, Missing> missing = missing(rollouts, results);
+    int missingCount = missing.values().stream().mapToInt(Missing::count).sum();
+    return new Summary(rollouts.size(), alreadyDone, outcome[0], outcome[1], givenUpBefore, metrics, missingCount,
+        missing);
   }
 
   private List<ObjectNode> rollouts() {
@@ -143,24 +168,92 @@ public final class RolloutCollector {
     return rows;
   }
 
-  /** Runs one rollout until it succeeds or its attempts run out; true on success. */
+  /** A row naming an agent that is not running would fail every attempt: say so before anything runs. */
+  private void refuseUnknownAgents(List<ObjectNode> pending) {
+    Map<String, Integer> rowsByAgent = new LinkedHashMap<>();
+    pending.forEach(row -> rowsByAgent.merge(row.path("agent_ref").path("name").asString(""), 1, Integer::sum));
+    Set<String> unknown = new LinkedHashSet<>();
+    for (String agent : rowsByAgent.keySet()) {
+      if (agent.isEmpty() || client.directory().find(agent).isEmpty()) {
+        unknown.add(agent);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      List<String> named = unknown.stream().map(a -> (a.isEmpty() ? "(no agent_ref.name)" : a) + " ("
+          + rowsByAgent.get(a) + " rollouts)").toList();
+      throw new ConfigException("agent_ref names " + (unknown.size() == 1 ? "an agent" : "agents")
+          + " the deployment does not run: " + String.join(", ", named) + "; fix agent_ref.name in "
+          + options.input() + " or start that agent; nothing was run");
+    }
+  }
+
+  /** Runs one rollout until it succeeds or its attempts or deadline run out; true on success. */
   private boolean runWithRetries(ObjectNode rollout, int prior, JsonlFile.Appender output,
       JsonlFile.Appender failures) {
-    for (int attempt = prior; attempt < options.maxAttempts(); attempt++) {
+    CollectOptions.Retries retries = options.retries();
+    long started = System.nanoTime();
+    long outageStarted = 0;
+    int waits = 0;
+    for (int attempt = 0; attempt < options.maxAttempts(); ) {
       ObjectNode request = rollout.deepCopy();
-      if (attempt > 0) {
-        request.put("_ng_attempt_index", attempt);
+      if (prior + attempt > 0) {
+        request.put("_ng_attempt_index", prior + attempt);
       }
       ObjectNode failure = attempt(request, output);
       if (failure == null) {
+        serversAnswered();
         return true;
       }
+      boolean unreachable = UNREACHABLE.equals(failure.path(AgentServer.FAILURE_CLASS).asString(""));
+      if (unreachable) {
+        long now = System.nanoTime();
+        outageStarted = outageStarted == 0 ? now : outageStarted;
+        if (now - outageStarted < retries.outageWait().toNanos()) {
+          serversUnreachable(failure.path("_ng_failure_message").asString(""));
+          sleep(retries.backoff(++waits));
+          continue;
+        }
+        failure.put("_ng_failure_message", failure.path("_ng_failure_message").asString("") + " (still unreachable after "
+            + retries.outageWait().toSeconds() + " s of waiting)");
+      } else {
+        serversAnswered();
+      }
+      outageStarted = 0;
       failures.append(failure);
-      if (failure.path(FAILURE_TERMINAL).asBoolean(false)) {
+      attempt++;
+      if (failure.path(FAILURE_TERMINAL).asBoolean(false) || attempt >= options.maxAttempts()) {
         return false;
       }
+      Duration wait = retries.backoff(attempt);
+      if (System.nanoTime() + wait.toNanos() - started > retries.deadline().toNanos()) {
+        return false;
+      }
+      sleep(wait);
     }
     return false;
+  }
+
+  private void serversUnreachable(String message) {
+    if (outageSince.compareAndSet(0, System.nanoTime())) {
+      log.println("cannot reach the servers (" + message + "); waiting up to " + options.retries().outageWait()
+          .toSeconds() + " s for them to come back, without using attempts");
+    }
+  }
+
+  private void serversAnswered() {
+    long since = outageSince.getAndSet(0);
+    if (since != 0) {
+      log.printf("the servers answer again after %.1f s%n", (System.nanoTime() - since) / 1e9);
+    }
+  }
+
+  private static void sleep(Duration wait) {
+    try {
+      Thread.sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while waiting to retry a rollout");
+    }
   }
 
   /** One try: null when the rollout landed in the output, else the failure row to record. */
@@ -170,7 +263,7 @@ public final class RolloutCollector {
     try {
       reply = client.post(agent, "/run", request, Map.of());
     } catch (UpstreamException e) {
-      String failureClass = e.kind() == UpstreamException.Kind.TIMEOUT ? "timeout" : "agent_unreachable";
+      String failureClass = e.kind() == UpstreamException.Kind.TIMEOUT ? "timeout" : UNREACHABLE;
       return failure(request, failureClass, e.getMessage(), null);
     }
     JsonNode body;
@@ -204,11 +297,31 @@ public final class RolloutCollector {
     ObjectNode row = request.deepCopy();
     row.put("_ng_attempt_index", request.path("_ng_attempt_index").asInt(0));
     row.put(AgentServer.FAILURE_CLASS, failureClass);
-    row.put("_ng_failure_message", message);
+    row.put("_ng_failure_message", message == null || message.isBlank() ? failureClass : message);
     if (body != null && body.path(FAILURE_TERMINAL).asBoolean(false)) {
       row.put(FAILURE_TERMINAL, true);
     }
     return row;
+  }
+
+  /** The rollouts not in the output, by the class of their last recorded failure. */
+  private Map<String, Missing> missing(List<ObjectNode> rollouts, List<JsonNode> results) {
+    Set<String> landed = new HashSet<>();
+    results.forEach(row -> landed.add(TaskRows.key(row)));
+    Map<String, JsonNode> lastFailure = new HashMap<>();
+    JsonlFile.readComplete(options.failures()).forEach(row -> lastFailure.put(TaskRows.key(row), row));
+    Map<String, Missing> missing = new LinkedHashMap<>();
+    for (ObjectNode rollout : rollouts) {
+      String key = TaskRows.key(rollout);
+      if (landed.contains(key)) {
+        continue;
+      }
+      JsonNode failure = lastFailure.get(key);
+      String failureClass = failure == null ? "not_run" : failure.path(AgentServer.FAILURE_CLASS).asString("unknown");
+      String example = failure == null ? "no attempt was recorded" : failure.path("_ng_failure_message").asString("");
+      missing.merge(failureClass, new Missing(1, example), (a, b) -> new Missing(a.count() + 1, a.example()));
+    }
+    return missing;
   }
 
   private void writeMetrics(ArrayNode metrics) {

@@ -33,6 +33,7 @@ final class TaskRows {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + options.input(), e);
     }
+    PromptTemplate prompt = options.promptConfig() == null ? null : PromptTemplate.load(options.promptConfig());
     List<ObjectNode> rollouts = new ArrayList<>();
     Map<String, Integer> taskOfLine = new HashMap<>();
     Map<Integer, Integer> rolloutsOfTask = new HashMap<>();
@@ -46,7 +47,7 @@ final class TaskRows {
         break;
       }
       read++;
-      ObjectNode row = parse(options.input(), number, line);
+      ObjectNode row = parse(options.input(), number, line, prompt);
       if (!row.has("agent_ref")) {
         if (options.agent() == null) {
           throw new ConfigException(options.input() + " line " + number + " has no agent_ref; name the agent with "
@@ -59,21 +60,60 @@ final class TaskRows {
       ((ObjectNode) row.get("responses_create_params")).setAll(options.paramsOverride().deepCopy());
       int task = row.has("_ng_task_index") ? row.get("_ng_task_index").asInt()
           : taskOfLine.computeIfAbsent(line, l -> taskOfLine.size());
-      for (int repeat = 0; repeat < options.repeats(); repeat++) {
+      int repeats = repeats(options, row.path("agent_ref").path("name").asString(""), number);
+      for (int repeat = 0; repeat < repeats; repeat++) {
         ObjectNode rollout = row.deepCopy();
         rollout.put("_ng_task_index", task);
-        rollout.put("_ng_rollout_index", rolloutsOfTask.merge(task, 1, Integer::sum) - 1);
+        int index = rolloutsOfTask.merge(task, 1, Integer::sum) - 1;
+        rollout.put("_ng_rollout_index", index);
+        if (options.addSeed()) {
+          addSeed((ObjectNode) rollout.get("responses_create_params"), index);
+        }
         rollouts.add(rollout);
       }
     }
     return rollouts;
   }
 
-  private static ObjectNode parse(Path file, int number, String line) {
+  /** NeMo Gym's num_repeats: one number for every row, or a count per agent with {@code _default} for the rest. */
+  private static int repeats(CollectOptions options, String agent, int number) {
+    if (options.repeatsByAgent().isEmpty()) {
+      return options.repeats();
+    }
+    Integer count = options.repeatsByAgent().getOrDefault(agent, options.repeatsByAgent().get("_default"));
+    if (count == null) {
+      throw new ConfigException("num_repeats has no entry for agent " + agent + " (" + options.input() + " line "
+          + number + ") and no _default; it lists " + options.repeatsByAgent().keySet());
+    }
+    return count;
+  }
+
+  /**
+   * NeMo Gym's num_repeats_add_seed: the rollout index as {@code seed} in {@code metadata.extra_body}, a JSON
+   * string that vLLM model servers merge into their request.
+   */
+  private static void addSeed(ObjectNode params, int index) {
+    ObjectNode metadata = params.get("metadata") instanceof ObjectNode m ? m : params.putObject("metadata");
+    JsonNode existing = metadata.get("extra_body");
+    ObjectNode extraBody;
+    try {
+      extraBody = existing != null && existing.isString() && Json.parse(existing.asString()) instanceof ObjectNode e
+          ? e : Json.object();
+    } catch (JacksonException e) {
+      extraBody = Json.object();
+    }
+    extraBody.put("seed", index);
+    metadata.put("extra_body", Json.write(extraBody));
+  }
+
+  private static ObjectNode parse(Path file, int number, String line, PromptTemplate prompt) {
     try {
       JsonNode row = Json.parse(line);
       if (!(row instanceof ObjectNode object)) {
         throw new ConfigException(file + " line " + number + " is not a JSON object");
+      }
+      if (prompt != null) {
+        prompt.apply(object, file + " line " + number);
       }
       ResponseCreateParams.of(object.get("responses_create_params") == null ? null
           : object.get("responses_create_params"), List.of("responses_create_params"));

@@ -56,7 +56,7 @@ class RolloutCollectorTest {
     assertThat(Json.readLines(dir.resolve("out/run_materialized_inputs.jsonl"))).hasSize(10);
     JsonNode metrics = Json.parse(Files.readString(dir.resolve("out/run_aggregate_metrics.json"))).get(0);
     assertThat(metrics.at("/agent_metrics/mean~1reward").asDouble()).isEqualTo(1.0);
-    assertThat(metrics.at("/agent_metrics/pass@2~1reward").asDouble()).isEqualTo(100.0);
+    assertThat(metrics.at("/agent_metrics/pass@2~1accuracy").asDouble()).isEqualTo(100.0);
     assertThat(metrics.at("/agent_metrics/num_tasks").asInt()).isEqualTo(5);
   }
 

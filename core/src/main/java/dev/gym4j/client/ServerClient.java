@@ -81,6 +81,11 @@ public final class ServerClient implements AutoCloseable {
     return settings;
   }
 
+  /** Where this client finds instances by name. */
+  public ServerDirectory directory() {
+    return directory;
+  }
+
   /** POSTs a JSON body to a path of an instance, sending the given cookies. */
   public HttpReply post(String instance, String path, Object body, Map<String, String> cookies) {
     return send(instance, path, "POST", Json.writeBytes(body), cookies);
@@ -252,11 +257,18 @@ public final class ServerClient implements AutoCloseable {
     return cookies;
   }
 
-  private static String describe(Exception e) {
-    if (e == null) {
-      return "unknown";
+  /** What went wrong with a connection, in words: these messages reach users and failure rows. */
+  public static String describe(Exception e) {
+    if (e instanceof HttpConnectTimeoutException) {
+      return "no connection within the connect deadline";
     }
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    if (e instanceof ConnectException) {
+      return "connection refused";
+    }
+    if (e == null || e.getMessage() == null || e.getMessage().isBlank()) {
+      return "the connection failed";
+    }
+    return e.getMessage();
   }
 
   @Override

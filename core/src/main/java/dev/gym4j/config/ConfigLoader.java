@@ -94,8 +94,17 @@ public final class ConfigLoader {
       expanded.forEach(list::add);
       merged.set(CONFIG_PATHS, list);
     }
-    return GlobalConfig.of(merged, origins, environment);
+    GlobalConfig config = GlobalConfig.of(merged, origins, environment);
+    for (String warning : config.warnings()) {
+      // once per process: commands load the same config more than once
+      if (WARNED.add(warning)) {
+        System.err.println("warning: " + warning);
+      }
+    }
+    return config;
   }
+
+  private static final Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private ObjectNode readEnvFile() {
     Path file = roots.getFirst().resolve(ENV_FILE);

@@ -32,12 +32,15 @@ public final class GlobalConfig {
   private final ObjectNode resolved;
   private final Origins origins;
   private final Map<String, ServerInstance> instances;
+  private final List<String> warnings;
 
-  private GlobalConfig(ObjectNode raw, ObjectNode resolved, Origins origins, Map<String, ServerInstance> instances) {
+  private GlobalConfig(ObjectNode raw, ObjectNode resolved, Origins origins, Map<String, ServerInstance> instances,
+      List<String> warnings) {
     this.raw = raw;
     this.resolved = resolved;
     this.origins = origins;
     this.instances = instances;
+    this.warnings = warnings;
   }
 
   static GlobalConfig of(ObjectNode raw, Origins origins, Map<String, String> environment) {
@@ -55,7 +58,9 @@ public final class GlobalConfig {
     applyDefaults(withDefaults);
     ObjectNode resolved = new Interpolator(withDefaults, origins, environment).resolveAll();
     Map<String, ServerInstance> instances = ServerBlocks.find(resolved, origins);
-    return new GlobalConfig(withDefaults, resolved, origins, Collections.unmodifiableMap(instances));
+    List<String> warnings = ConfigKeys.warnings(raw, instances.keySet(), origins);
+    return new GlobalConfig(withDefaults, resolved, origins, Collections.unmodifiableMap(instances),
+        List.copyOf(warnings));
   }
 
   private static void applyDefaults(ObjectNode tree) {
@@ -82,6 +87,14 @@ public final class GlobalConfig {
     } else if (node.isString() && MISSING.equals(node.stringValue())) {
       missing.add(path);
     }
+  }
+
+  /**
+   * Keys this config sets that gym4j will not use: unknown ones (a typo, most likely) and NeMo Gym settings
+   * gym4j does not implement, each naming the key and its file. {@link ConfigLoader} prints them.
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** Instances in config order. */

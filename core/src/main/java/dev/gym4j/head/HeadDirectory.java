@@ -58,7 +58,7 @@ public final class HeadDirectory implements ServerDirectory {
       return Json.parse(response.body());
     } catch (java.io.IOException e) {
       throw new UpstreamException(UpstreamException.Kind.CONNECTION, "could not reach the head server at " + head
-          + ": " + e.getMessage(), 0, e);
+          + ": " + dev.gym4j.client.ServerClient.describe(e), 0, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.util.concurrent.CancellationException("interrupted while asking the head server");

@@ -18,16 +18,19 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The aggregate metrics of a rollouts file, per agent, in NeMo Gym's shape ({@code <output>_aggregate_metrics.json}):
  * {@code mean/max/min/median/std} of {@code reward}, of every other numeric top-level field (booleans as
- * 0/1, keys starting with {@code _} skipped) and of the token usage, plus unbiased pass@k.
+ * 0/1, keys starting with {@code _} skipped) and of the token usage, as NeMo Gym's {@code RewardProfiler}
+ * computes them; with 0/1 rewards, NeMo Gym's pass@k family ({@link #passAtK}). {@code num_rollouts} and
+ * {@code num_tasks} are ours.
  *
  * <p>pass@k is the combinatorial estimator 1 − C(n−c, k)/C(n, k) over tasks with n ≥ k rollouts, c of which
- * have reward 1, for k = 1, 2, 4, … up to the most rollouts of a task; when rewards are not all 0 or 1 it
- * is the mean over tasks of the best reward among the first k rollouts. Values are percentages, as NeMo
- * Gym reports them. Tasks are told apart by {@code _ng_task_index}, or by their prompt in older files
- * that lack it. The standard deviation is the sample one (n − 1).
+ * have reward 1, for k = 1 … the most rollouts of a task. Values are percentages, as NeMo Gym reports them.
+ * Tasks are told apart by {@code _ng_task_index}, or by their prompt in older files that lack it. The
+ * standard deviation is the sample one (n − 1).
  */
 public final class AggregateMetrics {
   private static final List<String> USAGE_FIELDS = List.of("input_tokens", "output_tokens", "total_tokens");
+  /** The field in which environments report the answer they read (NeMo Gym's answer_key). */
+  private static final String ANSWER = "extracted_answer";
 
   private AggregateMetrics() {}
 
@@ -73,10 +76,18 @@ public final class AggregateMetrics {
     ObjectNode passAtK = passAtK(tasks.values());
     metrics.setAll(passAtK);
     ObjectNode key = entry.putObject("key_metrics");
-    if (metrics.has("mean/reward")) {
-      key.set("mean/reward", metrics.get("mean/reward"));
+    // NeMo Gym's default key metrics are every mean/*; with pass@k, the highest k of each, as math_with_judge's
+    metrics.properties().forEach(m -> {
+      if (m.getKey().startsWith("mean/")) {
+        key.set(m.getKey(), m.getValue());
+      }
+    });
+    for (String family : List.of("pass@1[avg-of-%d]/accuracy", "pass@%d/accuracy", "majority@%d/accuracy")) {
+      String highest = family.formatted(tasks.values().stream().mapToInt(List::size).max().orElse(0));
+      if (passAtK.has(highest)) {
+        key.set(highest, passAtK.get(highest));
+      }
     }
-    key.setAll(passAtK);
     ArrayNode groups = entry.putArray("group_level_metrics");
     tasks.forEach((task, taskRows) -> {
       ObjectNode group = groups.addObject();
@@ -150,37 +161,110 @@ public final class AggregateMetrics {
     return tasks;
   }
 
-  /** Unbiased pass@k for k = 1, 2, 4, … up to the largest task, in percent. */
+  /**
+   * NeMo Gym's pass@k family ({@code compute_pass_majority_metrics} in {@code nemo_gym/reward_profile.py}, with
+   * its default score {@code accuracy} = reward), in percent, for k = 1 … the most rollouts of a task; empty
+   * unless every reward is 0 or 1, since a best-of-k of a reward like blackjack's −1/0/1 or a sum of
+   * components is no probability. When rollouts carry {@code extracted_answer}, a {@code no_answer} score and
+   * {@code majority@k} are added, as mcqa and math_with_judge do.
+   */
   public static ObjectNode passAtK(Collection<List<JsonNode>> tasks) {
     ObjectNode out = Json.object();
-    int largest = tasks.stream().mapToInt(List::size).max().orElse(0);
     boolean binary = tasks.stream().flatMap(List::stream).map(row -> row.path("reward").asDouble(0))
         .allMatch(reward -> reward == 0.0 || reward == 1.0);
-    TreeSet<Integer> ks = new TreeSet<>();
-    for (int k = 1; k <= largest; k *= 2) {
-      ks.add(k);
+    if (tasks.isEmpty() || !binary) {
+      return out;
     }
-    for (int k : ks) {
-      double sum = 0;
-      int counted = 0;
-      for (List<JsonNode> task : tasks) {
-        int n = task.size();
-        if (n < k) {
-          continue;
-        }
-        counted++;
-        if (binary) {
-          int c = (int) task.stream().filter(row -> row.path("reward").asDouble(0) == 1.0).count();
-          sum += unbiasedPassAtK(n, c, k);
-        } else {
-          sum += task.subList(0, k).stream().mapToDouble(row -> row.path("reward").asDouble(0)).max().orElse(0);
+    boolean answers = tasks.stream().flatMap(List::stream).anyMatch(row -> row.hasNonNull(ANSWER));
+    List<String> names = answers ? List.of("accuracy", "no_answer") : List.of("accuracy");
+    List<List<double[]>> scores = new ArrayList<>();
+    for (List<JsonNode> task : tasks) {
+      scores.add(task.stream().map(row -> new double[] {row.path("reward").asDouble(0),
+          row.hasNonNull(ANSWER) ? 0 : 1}).toList());
+    }
+    int maxK = tasks.stream().mapToInt(List::size).max().orElse(0);
+    for (int k = 1; k <= maxK; k++) {
+      for (int s = 0; s < names.size(); s++) {
+        passAtK(scores, k, s, names.get(s), out);
+        averageOfK(scores, k, s, names.get(s), out);
+        if (answers) {
+          majorityAtK(tasks, scores, k, s, names.get(s), out);
         }
       }
-      if (counted > 0) {
-        out.put("pass@" + k + "/reward", 100.0 * sum / counted);
+    }
+    ObjectNode perRun = out.putObject("per_sample_aggregate");
+    for (int s = 0; s < names.size(); s++) {
+      var runs = perRun.putArray(names.get(s));
+      for (int run = 0; run < maxK; run++) {
+        final int r = run;
+        final int score = s;
+        List<double[]> inRun = scores.stream().filter(task -> r < task.size()).map(task -> task.get(r)).toList();
+        runs.add(100.0 * inRun.stream().mapToDouble(v -> v[score]).sum() / inRun.size());
+      }
+    }
+    for (int k = 2; k <= maxK; k++) {
+      for (String name : names) {
+        List<Double> runs = new ArrayList<>();
+        perRun.get(name).forEach(v -> runs.add(v.asDouble()));
+        List<Double> firstK = runs.subList(0, Math.min(k, runs.size()));
+        double mean = firstK.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double std = Math.sqrt(firstK.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum() / (firstK.size() - 1));
+        out.put("pass@1[avg-of-" + k + "]/" + name + "/std_dev_across_runs", std);
+        out.put("pass@1[avg-of-" + k + "]/" + name + "/std_err_across_runs", std / Math.sqrt(firstK.size()));
       }
     }
     return out;
+  }
+
+  /** Unbiased pass@k over the tasks with at least k rollouts. */
+  private static void passAtK(List<List<double[]>> scores, int k, int s, String name, ObjectNode out) {
+    double sum = 0;
+    int counted = 0;
+    for (List<double[]> task : scores) {
+      if (task.size() >= k) {
+        int correct = (int) task.stream().filter(v -> v[s] != 0).count();
+        sum += unbiasedPassAtK(task.size(), correct, k);
+        counted++;
+      }
+    }
+    if (counted > 0) {
+      out.put("pass@" + k + "/" + name, 100.0 * sum / counted);
+    }
+  }
+
+  /** The mean score of each task's first k rollouts, averaged over tasks. */
+  private static void averageOfK(List<List<double[]>> scores, int k, int s, String name, ObjectNode out) {
+    double sum = 0;
+    for (List<double[]> task : scores) {
+      List<double[]> first = task.subList(0, Math.min(k, task.size()));
+      sum += first.stream().mapToDouble(v -> v[s]).sum() / first.size();
+    }
+    out.put("pass@1[avg-of-" + k + "]/" + name, 100.0 * sum / scores.size());
+  }
+
+  /**
+   * Majority vote over the answers of each task's first k rollouts: the score of the most frequent (answer,
+   * score) pair, averaged over ties; 0 for a task with no answer.
+   */
+  private static void majorityAtK(Collection<List<JsonNode>> tasks, List<List<double[]>> scores, int k, int s,
+      String name, ObjectNode out) {
+    double sum = 0;
+    int t = 0;
+    for (List<JsonNode> task : tasks) {
+      Map<List<Object>, Integer> votes = new LinkedHashMap<>();
+      for (int i = 0; i < Math.min(k, task.size()); i++) {
+        JsonNode answer = task.get(i).get(ANSWER);
+        if (answer != null && !answer.isNull()) {
+          votes.merge(List.of(answer, scores.get(t).get(i)[s]), 1, Integer::sum);
+        }
+      }
+      int most = votes.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      List<List<Object>> tied = votes.entrySet().stream().filter(e -> e.getValue() == most).map(Map.Entry::getKey)
+          .toList();
+      sum += tied.isEmpty() ? 0 : tied.stream().mapToDouble(vote -> (Double) vote.get(1)).sum() / tied.size();
+      t++;
+    }
+    out.put("majority@" + k + "/" + name, 100.0 * sum / tasks.size());
   }
 
   /** 1 − C(n−c, k) / C(n, k), exactly. */

@@ -47,10 +47,23 @@ class AggregateMetricsTest {
     assertThat(metrics.get("mean/solved").asDouble()).isEqualTo(5.0 / 8);
     assertThat(metrics.get("mean/output_tokens").asDouble()).isEqualTo(2.5);
     assertThat(metrics.has("mean/_private")).isFalse();
-    assertThat(metrics.get("pass@1/reward").asDouble()).isCloseTo(100 * (0.25 + 1.0) / 2, within(1e-9));
-    assertThat(metrics.get("pass@2/reward").asDouble()).isCloseTo(100 * (0.5 + 1.0) / 2, within(1e-9));
-    assertThat(metrics.get("pass@4/reward").asDouble()).isCloseTo(100.0, within(1e-9));
-    assertThat(metrics.has("pass@8/reward")).isFalse();
+    // nemo_gym/reward_profile.py, compute_pass_majority_metrics with its default score accuracy = reward
+    assertThat(metrics.get("pass@1/accuracy").asDouble()).isCloseTo(100 * (0.25 + 1.0) / 2, within(1e-9));
+    assertThat(metrics.get("pass@2/accuracy").asDouble()).isCloseTo(100 * (0.5 + 1.0) / 2, within(1e-9));
+    assertThat(metrics.get("pass@3/accuracy").asDouble()).isCloseTo(100 * (0.75 + 1.0) / 2, within(1e-9));
+    assertThat(metrics.get("pass@4/accuracy").asDouble()).isCloseTo(100.0, within(1e-9));
+    assertThat(metrics.has("pass@5/accuracy")).isFalse();
+    assertThat(metrics.get("pass@1[avg-of-2]/accuracy").asDouble()).isCloseTo(75.0, within(1e-9));
+    assertThat(metrics.get("per_sample_aggregate").get("accuracy")).hasSize(4);
+    assertThat(metrics.get("pass@1[avg-of-2]/accuracy/std_dev_across_runs").asDouble())
+        .isCloseTo(Math.sqrt(1250), within(1e-9));
+    assertThat(metrics.get("pass@1[avg-of-2]/accuracy/std_err_across_runs").asDouble()).isCloseTo(25.0, within(1e-9));
+    assertThat(metrics.has("majority@1/accuracy")).as("no extracted_answer, no majority").isFalse();
+    JsonNode key = result.get(0).get("key_metrics");
+    assertThat(key.has("mean/reward")).isTrue();
+    assertThat(key.has("mean/output_tokens")).isTrue();
+    assertThat(key.get("pass@4/accuracy").asDouble()).isEqualTo(100.0);
+    assertThat(key.has("pass@1[avg-of-4]/accuracy")).isTrue();
     assertThat(result.get(0).get("group_level_metrics")).hasSize(2);
     assertThat(result.get(0).at("/group_level_metrics/0/mean~1reward").asDouble()).isEqualTo(0.25);
     assertThat(metrics.get("std/reward").asDouble()).isCloseTo(Math.sqrt((3 * 0.390625 + 5 * 0.140625) / 7), within(1e-12));
@@ -78,5 +91,36 @@ class AggregateMetricsTest {
         assertThat(mean / count).as(file.toString()).isCloseTo(sum / rows.size(), within(1e-12));
       }
     }
+  }
+
+  @Test
+  void pass_at_k_is_not_reported_for_rewards_other_than_zero_or_one_issue_16() {
+    List<JsonNode> rows = new ArrayList<>();
+    double[] rewards = {-1, 0, 1, 1};
+    for (int i = 0; i < rewards.length; i++) {
+      rows.add(Json.parse("{\"agent_ref\": {\"name\": \"blackjack\"}, \"_ng_task_index\": 0, \"_ng_rollout_index\": "
+          + i + ", \"reward\": " + rewards[i] + "}"));
+    }
+    JsonNode metrics = AggregateMetrics.compute(rows).get(0).get("agent_metrics");
+    assertThat(metrics.get("mean/reward").asDouble()).isEqualTo(0.25);
+    assertThat(metrics.propertyNames()).noneMatch(name -> name.startsWith("pass@") || name.startsWith("majority@"));
+  }
+
+  @Test
+  void majority_at_k_and_no_answer_where_an_answer_is_extracted() {
+    String[][] answers = {{"\"A\"", "\"A\"", "\"B\""}, {"null", "\"C\"", "\"C\""}};
+    int[][] rewards = {{1, 1, 0}, {0, 0, 0}};
+    List<JsonNode> rows = new ArrayList<>();
+    for (int task = 0; task < 2; task++) {
+      for (int i = 0; i < 3; i++) {
+        rows.add(Json.parse("{\"_ng_task_index\": " + task + ", \"_ng_rollout_index\": " + i + ", \"reward\": "
+            + rewards[task][i] + ", \"extracted_answer\": " + answers[task][i] + "}"));
+      }
+    }
+    JsonNode metrics = AggregateMetrics.compute(rows).get(0).get("agent_metrics");
+    assertThat(metrics.get("majority@3/accuracy").asDouble()).isCloseTo(50.0, within(1e-9));
+    assertThat(metrics.get("majority@1/accuracy").asDouble()).isCloseTo(50.0, within(1e-9));
+    assertThat(metrics.get("pass@1[avg-of-3]/no_answer").asDouble()).isCloseTo(100 * (0 + 1.0 / 3) / 2, within(1e-9));
+    assertThat(metrics.get("majority@3/no_answer").asDouble()).isCloseTo(0.0, within(1e-9));
   }
 }

@@ -142,7 +142,7 @@ class ServerRuntimeTest {
         + " {\"reward\": 0.0, \"_ng_task_index\": 0}]}", Map.of());
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.json().at("/agent_metrics/mean~1reward").asDouble()).isEqualTo(0.5);
-    assertThat(reply.json().at("/agent_metrics/pass@2~1reward").asDouble()).isEqualTo(100.0);
+    assertThat(reply.json().at("/agent_metrics/pass@2~1accuracy").asDouble()).isEqualTo(100.0);
     assertThat(post("/aggregate_metrics", "{}", Map.of()).status()).isEqualTo(422);
   }
 

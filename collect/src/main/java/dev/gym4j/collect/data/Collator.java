@@ -67,7 +67,16 @@ public final class Collator {
       }
     }
     if (rows.isEmpty()) {
-      throw new ConfigException("no datasets of type " + types + " in the agents of this config");
+      List<String> listed = new ArrayList<>();
+      for (ServerInstance agent : config.instances()) {
+        for (JsonNode dataset : agent.config().path("datasets")) {
+          listed.add(agent.name() + ": " + dataset.path("name").asString("?") + " (" + dataset.path("type")
+              .asString("?") + ")");
+        }
+      }
+      throw new ConfigException("no datasets of type " + types + " in the agents of this config; "
+          + (listed.isEmpty() ? "they list no datasets" : "they list " + String.join(", ", listed)
+          + ": choose with --types"));
     }
     Collections.shuffle(rows, new Random(seed));
     Map<Path, Integer> written = new LinkedHashMap<>();

@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Checks every row of a NeMo Gym dataset: it parses, its {@code responses_create_params} is a valid
  * Responses request, its tools are well-formed function tools, and its {@code agent_ref} names a known
- * agent (when the agents are given). Writes the dataset's profile beside it.
+ * agent (when the agents are given). Profiles the dataset as NeMo Gym does ({@link DatasetStats}) and writes the
+ * profile beside it only where there is none, unless asked to replace it.
  */
 public final class DatasetValidator {
   /** One bad row. */
@@ -30,8 +31,28 @@ public final class DatasetValidator {
     }
   }
 
-  /** A file's problems and the path of the profile written beside it. */
-  public record Report(List<Problem> problems, int rows, Path metrics) {}
+  /** What to do with the profile file beside the dataset. */
+  public enum MetricsFile {
+    /** Write it when there is none; compare with the one there is, and never change it (NeMo Gym's rule). */
+    WRITE_IF_ABSENT,
+    /** Replace it: only when the user asked. */
+    OVERWRITE,
+    /** Compare with the one there is, write none. */
+    CHECK_ONLY
+  }
+
+  /**
+   * A file's problems and what happened to its profile.
+   *
+   * @param metrics the profile file beside the data
+   * @param metricsStatus {@code written}, {@code up to date}, {@code differs}, {@code overwritten} or {@code none}
+   * @param differences where a profile already there differs from the one computed now
+   */
+  public record Report(List<Problem> problems, int rows, Path metrics, String metricsStatus, List<String> differences) {}
+
+  /** Keys of NeMo Gym's DatasetConfig at the top of a profile: they describe the entry, not the data. */
+  private static final Set<String> DATASET_KEYS = Set.of("name", "type", "jsonl_fpath", "num_repeats", "source",
+      "gitlab_identifier", "huggingface_identifier", "license");
 
   private DatasetValidator() {}
 
@@ -39,6 +60,18 @@ public final class DatasetValidator {
    * @param agents the agent instance names {@code agent_ref} may name; null to skip that check
    */
   public static Report validate(Path file, Set<String> agents) {
+    return validate(file, agents, true, MetricsFile.WRITE_IF_ABSENT, null);
+  }
+
+  /**
+   * @param agents the agent instance names {@code agent_ref} may name; null to skip that check
+   * @param requireAgentRef whether a row must have an {@code agent_ref} (only checked with {@code agents})
+   * @param metricsFile what to do with {@code <data>_metrics.json}
+   * @param entry the config's dataset entry for this file, written at the top of a new profile as NeMo Gym
+   *     does; null when unknown
+   */
+  public static Report validate(Path file, Set<String> agents, boolean requireAgentRef, MetricsFile metricsFile,
+      JsonNode entry) {
     List<String> lines;
     try {
       lines = Files.readAllLines(file);
@@ -54,7 +87,7 @@ public final class DatasetValidator {
         continue;
       }
       rows++;
-      String problem = check(line, agents);
+      String problem = check(line, agents, requireAgentRef);
       if (problem != null) {
         problems.add(new Problem(file, number, problem));
       } else {
@@ -62,12 +95,70 @@ public final class DatasetValidator {
       }
     }
     Path metrics = metricsPath(file);
+    ObjectNode profile = stats.toJson();
+    if (Files.exists(metrics) && metricsFile != MetricsFile.OVERWRITE) {
+      List<String> differences = differences(metrics, profile);
+      return new Report(problems, rows, metrics, differences.isEmpty() ? "up to date" : "differs", differences);
+    }
+    if (metricsFile == MetricsFile.CHECK_ONLY) {
+      return new Report(problems, rows, metrics, "none", List.of());
+    }
+    String status = Files.exists(metrics) ? "overwritten" : "written";
+    ObjectNode written = Json.object();
+    if (entry != null && entry.isObject()) {
+      for (String key : List.of("name", "type", "jsonl_fpath", "num_repeats", "source", "gitlab_identifier",
+          "huggingface_identifier", "license")) {
+        written.set(key, entry.has(key) ? entry.get(key) : key.equals("num_repeats") ? Json.MAPPER.getNodeFactory()
+            .numberNode(1) : Json.MAPPER.getNodeFactory().nullNode());
+      }
+    }
+    written.setAll(profile);
     try {
-      Files.writeString(metrics, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(stats.toJson()));
+      Files.writeString(metrics, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(written) + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Report(problems, rows, metrics);
+    return new Report(problems, rows, metrics, status, List.of());
+  }
+
+  /**
+   * How a profile already on disk differs from the one computed now, by NeMo Gym's rule: every figure in the
+   * file must be there now, numbers within 0.5 % (0.05 % below 1). The dataset entry's own keys are not compared:
+   * they name paths that differ between NeMo Gym's tree and ours.
+   */
+  static List<String> differences(Path metrics, ObjectNode now) {
+    JsonNode before;
+    try {
+      before = Json.parse(Files.readString(metrics));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (JacksonException e) {
+      return List.of(metrics + " is not JSON");
+    }
+    List<String> differences = new ArrayList<>();
+    for (var field : before.properties()) {
+      if (!DATASET_KEYS.contains(field.getKey())) {
+        compare(field.getKey(), field.getValue(), now.get(field.getKey()), differences);
+      }
+    }
+    return differences;
+  }
+
+  private static void compare(String path, JsonNode before, JsonNode now, List<String> differences) {
+    if (now == null) {
+      differences.add(path + ": in the file, not computed now");
+    } else if (before.isObject() && now.isObject()) {
+      before.properties().forEach(f -> compare(path + "." + f.getKey(), f.getValue(), now.get(f.getKey()), differences));
+    } else if (before.isNumber() && now.isNumber()) {
+      double a = before.asDouble();
+      double b = now.asDouble();
+      double tolerance = Math.max(Math.abs(a), Math.abs(b)) >= 1 ? 5e-3 : 5e-4;
+      if (a != b && (!before.isFloatingPointNumber() || !now.isFloatingPointNumber() || Math.abs(a - b) > tolerance)) {
+        differences.add(path + ": " + before + " in the file, " + now + " now");
+      }
+    } else if (!before.equals(now)) {
+      differences.add(path + ": " + before + " in the file, " + now + " now");
+    }
   }
 
   static Path metricsPath(Path file) {
@@ -77,7 +168,7 @@ public final class DatasetValidator {
   }
 
   /** What is wrong with a row, or null. */
-  static String check(String line, Set<String> agents) {
+  static String check(String line, Set<String> agents, boolean requireAgentRef) {
     JsonNode row;
     try {
       row = Json.parse(line);
@@ -101,7 +192,7 @@ public final class DatasetValidator {
     if (agents != null) {
       String name = ref == null ? null : ref.path("name").asString(null);
       if (name == null) {
-        return "agent_ref: missing; rows are routed to an agent by agent_ref.name";
+        return requireAgentRef ? "agent_ref: missing; rows are routed to an agent by agent_ref.name" : null;
       }
       if (!agents.contains(name)) {
         return "agent_ref.name: no agent named " + name + " in the config (agents: " + agents + ")";

@@ -51,7 +51,16 @@ public final class Exporter {
    * @param withAdvantages add each rollout's group statistics and GRPO advantage
    */
   public record Options(Format format, RolloutFilter filter, double minQualityDifference, Pairing pairing,
-      boolean withAdvantages, Transcript.Reasoning reasoning) {}
+      boolean withAdvantages, Transcript.Reasoning reasoning, boolean keepDeveloperRole) {
+    /** With the {@code developer} role written as {@code system}. */
+    public Options(Format format, RolloutFilter filter, double minQualityDifference, Pairing pairing,
+        boolean withAdvantages, Transcript.Reasoning reasoning) {
+      this(format, filter, minQualityDifference, pairing, withAdvantages, reasoning, false);
+    }
+  }
+
+  /** Where the exports put chat messages. */
+  private static final List<String> MESSAGE_LISTS = List.of("messages", "prompt", "completion", "chosen", "rejected");
 
   private Exporter() {}
 
@@ -70,7 +79,24 @@ public final class Exporter {
       case DPO_PAIRS -> out.addAll(pairs(kept, options));
       case VERL_JSONL -> out.addAll(verl(kept));
     }
+    if (!options.keepDeveloperRole()) {
+      out.forEach(Exporter::developerAsSystem);
+    }
     return out;
+  }
+
+  /**
+   * The Responses API's {@code developer} role as {@code system}: many chat templates (Qwen's, Llama's) reject
+   * any role they do not know, and {@code system} is what {@code developer} means to them.
+   */
+  private static void developerAsSystem(ObjectNode row) {
+    for (String field : MESSAGE_LISTS) {
+      for (JsonNode message : row.path(field)) {
+        if (message instanceof ObjectNode object && "developer".equals(object.path("role").asString(""))) {
+          object.put("role", "system");
+        }
+      }
+    }
   }
 
   private static ObjectNode sft(JsonNode row, Options options) {
