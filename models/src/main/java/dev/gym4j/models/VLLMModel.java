@@ -235,7 +235,7 @@ public final class VLLMModel extends ModelServer {
     JsonNode tokens = upstream.postForObject(url, request).get("tokens");
     if (tokens == null || !tokens.isArray()) {
       throw new dev.gym4j.client.UpstreamException(dev.gym4j.client.UpstreamException.Kind.STATUS,
-          "upstream " + url + " answered without tokens", 200, null);
+          "upstream " + Upstream.shown(url) + " answered without tokens", 200, null);
     }
     return (ArrayNode) tokens;
   }
