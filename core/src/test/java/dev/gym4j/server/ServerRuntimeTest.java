@@ -100,6 +100,21 @@ class ServerRuntimeTest {
   }
 
   @Test
+  void aggregateMetricsRefusesNumbersItCannotUseWithA422NamingTheField_issue14() {
+    String[][] cases = {
+        {"{\"verify_responses\": [{\"reward\": 1e999999999}]}", "reward"},
+        {"{\"verify_responses\": [{\"reward\": 1, \"_ng_task_index\": 1.5}]}", "_ng_task_index"},
+        {"{\"verify_responses\": [{\"reward\": 1, \"_ng_task_index\": 99999999999999999999999}]}", "_ng_task_index"},
+        {"{\"verify_responses\": [7]}", "0"}};
+    for (String[] c : cases) {
+      HttpReply reply = post("/aggregate_metrics", c[0], Map.of());
+      assertThat(reply.status()).as(c[0]).isEqualTo(422);
+      assertThat(reply.json().at("/detail/0/loc").toString()).as(c[0]).contains(c[1]);
+      assertThat(reply.text()).doesNotContain("Exception");
+    }
+  }
+
+  @Test
   void aFailingHandlerIsAShort500WithoutAStackTrace() {
     HttpReply reply = post("/explode", "{}", Map.of());
     assertThat(reply.status()).isEqualTo(500);

@@ -209,17 +209,25 @@ public final class VLLMModel extends ModelServer {
     }
   }
 
-  /** A JSON string in {@code metadata.<key>}, the per-request channel NeMo Gym rows use. */
+  /**
+   * A JSON object in a string at {@code metadata.<key>}, the per-request channel NeMo Gym rows use (OpenAI's
+   * metadata holds strings only). Anything else there is a 422 naming the field.
+   */
   private static ObjectNode metadataObject(ObjectNode body, String key) {
-    String text = body.path("metadata").path(key).asString(null);
-    if (text == null) {
+    JsonNode given = body.path("metadata").path(key);
+    if (given.isMissingNode() || given.isNull()) {
       return Json.object();
     }
-    try {
-      return Json.parse(text) instanceof ObjectNode object ? object : Json.object();
-    } catch (JacksonException e) {
-      throw new FieldError(List.of("metadata", key), "must be a JSON object in a string", "value_error");
+    if (given.isString()) {
+      try {
+        if (Json.parse(given.stringValue()) instanceof ObjectNode object) {
+          return object;
+        }
+      } catch (JacksonException e) {
+        // the error below says what is expected
+      }
     }
+    throw new FieldError(List.of("metadata", key), "must be a JSON object in a string", "value_error");
   }
 
   private ArrayNode tokenize(String base, ObjectNode body) {
