@@ -11,8 +11,9 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 
 /**
- * Answers the connections Helidon would close without a word: a request line that is not HTTP/1.1 (HTTP/1.0
- * gets 505), and one longer than {@link #MAX_REQUEST_LINE} (414). It is asked first and declines everything
+ * Answers the connections Helidon would close without a word: a request line that is not HTTP/1.1 (a 400
+ * saying which versions are spoken; a 4xx rather than 505, since the client chose the version), and one
+ * longer than {@link #MAX_REQUEST_LINE} (414). It is asked first and declines everything
  * Helidon serves (HTTP/1.1 request lines, the HTTP/2 preface), so it costs one look at the first line.
  * Either answer closes the connection.
  */
@@ -66,7 +67,7 @@ final class UnsupportedHttp implements ServerConnectionSelector {
       if (line == null) {
         answer = reply("414 URI Too Long", "the request line is longer than " + MAX_REQUEST_LINE + " bytes");
       } else if (line.matches("[A-Z]{1,20} \\S+ HTTP/\\d\\.\\d")) {
-        answer = reply("505 HTTP Version Not Supported", "this server speaks HTTP/1.1 and HTTP/2 (h2c)");
+        answer = reply("400 Bad Request", "this server speaks HTTP/1.1 and HTTP/2 (h2c) only");
       } else {
         answer = reply("400 Bad Request", "malformed request line");
       }
