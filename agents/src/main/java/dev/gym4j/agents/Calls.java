@@ -20,11 +20,15 @@ final class Calls {
     }
   }
 
-  /** A non-2xx answer fails the rollout. */
+  /**
+   * A non-2xx answer fails the rollout, with the answer's status when it was the request's fault (4xx) or a
+   * timeout (504), and 502 for any other failure of the server called.
+   */
   static void requireOk(HttpReply reply, String failureClass, String what) {
     if (!reply.ok()) {
-      throw new RolloutFailure(failureClass, reply.status() == 504 ? 504 : 502, what + " answered " + reply.status()
-          + ": " + abbreviate(reply.text()), null);
+      int status = reply.status();
+      throw new RolloutFailure(failureClass, status == 504 || (status >= 400 && status < 500) ? status : 502,
+          what + " answered " + status + ": " + abbreviate(reply.text()), null);
     }
   }
 

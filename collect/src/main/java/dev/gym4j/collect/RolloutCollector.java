@@ -297,7 +297,8 @@ public final class RolloutCollector {
     ObjectNode row = request.deepCopy();
     row.put("_ng_attempt_index", request.path("_ng_attempt_index").asInt(0));
     row.put(AgentServer.FAILURE_CLASS, failureClass);
-    row.put("_ng_failure_message", message == null || message.isBlank() ? failureClass : message);
+    // the message may quote an upstream's answer: the failures file is text leaving the process too
+    row.put("_ng_failure_message", dev.gym4j.config.Secrets.redact(message == null || message.isBlank() ? failureClass : message));
     if (body != null && body.path(FAILURE_TERMINAL).asBoolean(false)) {
       row.put(FAILURE_TERMINAL, true);
     }

@@ -28,6 +28,15 @@ public abstract class AgentServer extends GymServer {
         .tag("outcome", outcome).register(dev.gym4j.server.Metrics.REGISTRY).increment();
   }
 
+  /** A failed episode's answer: its status, a detail, and the failure class in body and header. */
+  private static dev.gym4j.server.Reply failed(RolloutFailure failure) {
+    ObjectNode body = dev.gym4j.server.ErrorBodies.detail(failure.getMessage());
+    body.put(FAILURE_CLASS, failure.failureClass());
+    // the failure is final for this attempt: the collector decides whether to try the rollout again
+    return dev.gym4j.server.Reply.of(failure.status(), body)
+        .withHeader(dev.gym4j.client.ServerClient.UPSTREAM_FAILURE_HEADER, failure.failureClass());
+  }
+
   @Override
   public final ServerKind kind() {
     return ServerKind.AGENT;
@@ -40,7 +49,15 @@ public abstract class AgentServer extends GymServer {
   @Override
   protected void routes(Routes routes) {
     var rolloutsInFlight = dev.gym4j.server.Metrics.gauge("gym4j.rollouts.in_flight", context().name());
-    routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
+    routes.post("/v1/responses", call -> {
+      ResponseCreateParams request = ResponseCreateParams.of(call.body());
+      try {
+        return responses(request, call);
+      } catch (RolloutFailure failure) {
+        // the model's 4xx, 502 or 504 is passed on, not turned into a 500
+        return failed(failure);
+      }
+    });
     routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
     routes.post("/run", call -> {
       ObjectNode row = call.bodyObject();
@@ -53,11 +70,7 @@ public abstract class AgentServer extends GymServer {
         return result;
       } catch (RolloutFailure failure) {
         outcome(failure.failureClass());
-        ObjectNode body = dev.gym4j.server.ErrorBodies.detail(failure.getMessage());
-        body.put(FAILURE_CLASS, failure.failureClass());
-        // the failure is final for this attempt: the collector decides whether to try the rollout again
-        return dev.gym4j.server.Reply.of(failure.status(), body)
-            .withHeader(dev.gym4j.client.ServerClient.UPSTREAM_FAILURE_HEADER, failure.failureClass());
+        return failed(failure);
       } finally {
         rolloutsInFlight.decrementAndGet();
       }

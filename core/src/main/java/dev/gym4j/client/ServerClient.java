@@ -128,6 +128,7 @@ public final class ServerClient implements AutoCloseable {
   /** Sends a request to a URL, with retries and deadlines as described above. */
   public HttpReply send(URI url, String method, byte[] body, Map<String, String> cookies, Map<String, String> headers) {
     HttpRequest request = request(url, method, body, cookies, headers);
+    String shown = method + " " + dev.gym4j.config.Secrets.redact(url.toString());
     Exception lastFailure = null;
     for (int attempt = 1; ; attempt++) {
       HttpResponse<byte[]> response;
@@ -137,7 +138,7 @@ public final class ServerClient implements AutoCloseable {
         lastFailure = e;
         response = null;
       } catch (HttpTimeoutException e) {
-        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, method + " " + url + " got no response within "
+        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown + " got no response within "
             + settings.requestTimeout().toSeconds() + " s", 0, e);
       } catch (IOException e) {
         // a reset or a stale keep-alive socket: no response byte was read, so trying again is safe
@@ -150,16 +151,16 @@ public final class ServerClient implements AutoCloseable {
         if (!RETRY_STATUSES.contains(reply.status()) || retriedDownstream || attempt >= settings.maxAttempts()) {
           return reply;
         }
-        LOG.debug("{} {} answered {}, retry {} of {}", method, url, reply.status(), attempt, settings.maxAttempts() - 1);
+        LOG.debug("{} answered {}, retry {} of {}", shown, reply.status(), attempt, settings.maxAttempts() - 1);
         retried(url, "status_" + reply.status());
         pause(attempt, response.headers().firstValue("Retry-After").orElse(null));
         continue;
       }
       if (attempt >= settings.maxAttempts()) {
-        throw new UpstreamException(UpstreamException.Kind.CONNECTION, method + " " + url + " failed after "
+        throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown + " failed after "
             + attempt + " attempts: " + describe(lastFailure), 0, lastFailure);
       }
-      LOG.debug("{} {} failed ({}), retry {} of {}", method, url, describe(lastFailure), attempt,
+      LOG.debug("{} failed ({}), retry {} of {}", shown, describe(lastFailure), attempt,
           settings.maxAttempts() - 1);
       retried(url, "connection");
       pause(attempt, null);
@@ -218,7 +219,8 @@ public final class ServerClient implements AutoCloseable {
   }
 
   private static void retried(URI url, String reason) {
-    io.micrometer.core.instrument.Counter.builder("gym4j.client.retries").tag("upstream", url.getAuthority())
+    // host and port only: the authority would carry a base URL's user info into every scrape
+    io.micrometer.core.instrument.Counter.builder("gym4j.client.retries").tag("upstream", url.getHost() + ":" + url.getPort())
         .tag("reason", reason).register(dev.gym4j.server.Metrics.REGISTRY).increment();
   }
 

@@ -26,7 +26,8 @@ public final class GlobalConfig {
   public static final int DEFAULT_HEAD_PORT = 11000;
   public static final String MISSING = "???";
   public static final String MASK = "****";
-  private static final Set<String> SECRET_WORDS = Set.of("key", "token", "secret", "password");
+  private static final Set<String> SECRET_WORDS = Set.of("key", "token", "secret", "password", "passwd", "credential",
+      "authorization");
 
   private final ObjectNode raw;
   private final ObjectNode resolved;
@@ -59,6 +60,7 @@ public final class GlobalConfig {
     ObjectNode resolved = new Interpolator(withDefaults, origins, environment).resolveAll();
     Map<String, ServerInstance> instances = ServerBlocks.find(resolved, origins);
     List<String> warnings = ConfigKeys.warnings(raw, instances.keySet(), origins);
+    Secrets.register(resolved);
     return new GlobalConfig(withDefaults, resolved, origins, Collections.unmodifiableMap(instances),
         List.copyOf(warnings));
   }
@@ -145,12 +147,14 @@ public final class GlobalConfig {
 
   /**
    * A copy of a tree with secrets masked: every string value whose key contains {@code key}, {@code token},
-   * {@code secret} or {@code password}. Numbers and booleans ({@code max_tokens}) and interpolations (which
-   * only name another key, itself masked if secret) are shown.
+   * {@code secret}, {@code password}, {@code credential} or {@code authorization}, every
+   * value of a header map ({@code openai_default_headers}), and in every other string the user info of a URL
+   * and any secret {@link Secrets} knows. Numbers and booleans ({@code max_tokens}) and interpolations
+   * (which only name another key, itself masked if secret) are shown.
    */
   public static ObjectNode masked(ObjectNode tree) {
     ObjectNode copy = tree.deepCopy();
-    mask(copy);
+    mask(copy, false);
     return copy;
   }
 
@@ -159,19 +163,26 @@ public final class GlobalConfig {
     return SECRET_WORDS.stream().anyMatch(lower::contains);
   }
 
-  private static void mask(JsonNode node) {
+  private static void mask(JsonNode node, boolean headers) {
     if (node instanceof ObjectNode object) {
       for (var entry : object.properties()) {
         JsonNode value = entry.getValue();
-        if (value.isString() && isSecretKey(entry.getKey()) && !value.stringValue().startsWith("${")
-            && !value.stringValue().isEmpty()) {
-          entry.setValue(StringNode.valueOf(MASK));
+        if (value.isString()) {
+          String text = value.stringValue();
+          boolean secret = (headers || isSecretKey(entry.getKey())) && !text.startsWith("${") && !text.isEmpty();
+          entry.setValue(StringNode.valueOf(secret ? MASK : Secrets.redact(text)));
         } else {
-          mask(value);
+          mask(value, Secrets.isHeaderKey(entry.getKey()));
         }
       }
     } else if (node instanceof ArrayNode array) {
-      array.forEach(GlobalConfig::mask);
+      for (int i = 0; i < array.size(); i++) {
+        if (array.get(i).isString()) {
+          array.set(i, StringNode.valueOf(Secrets.redact(array.get(i).stringValue())));
+        } else {
+          mask(array.get(i), headers);
+        }
+      }
     }
   }
 

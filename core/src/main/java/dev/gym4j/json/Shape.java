@@ -53,6 +53,15 @@ public final class Shape {
     }
   }
 
+  /** A count: absent, null, or a whole number from 0 to {@link Long#MAX_VALUE}. */
+  public static void optionalCount(ObjectNode parent, String field, List<Object> path) {
+    JsonNode value = parent.get(field);
+    if (value != null && !value.isNull()
+        && !(value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0)) {
+      throw new FieldError(at(path, field), "Input should be a non-negative integer", "int_type");
+    }
+  }
+
   public static void optionalBoolean(ObjectNode parent, String field, List<Object> path) {
     JsonNode value = parent.get(field);
     if (value != null && !value.isNull() && !value.isBoolean()) {

@@ -46,9 +46,43 @@ public final class AggregateMetrics {
     }
     List<JsonNode> rows = new ArrayList<>();
     responses.forEach(rows::add);
+    for (int i = 0; i < rows.size(); i++) {
+      checked(rows.get(i), i);
+    }
     ObjectNode entry = forAgent("", rows);
     entry.remove("agent_ref");
     return entry;
+  }
+
+  /**
+   * A verify response from a client: an object whose numbers are finite (a float such as {@code 1e999999999}
+   * overflows to infinity) and whose task and rollout indexes are whole numbers a long holds. Anything else
+   * is a 422 naming the field, rather than an exception deep in the statistics.
+   */
+  private static void checked(JsonNode row, int index) {
+    List<Object> at = List.of("verify_responses", index);
+    if (!row.isObject()) {
+      throw new dev.gym4j.json.FieldError(at, "must be an object (a verify response)", "object_type");
+    }
+    for (var field : row.properties()) {
+      JsonNode value = field.getValue();
+      List<Object> path = List.of("verify_responses", index, field.getKey());
+      if (value.isNumber() && !Double.isFinite(value.numberValue().doubleValue())) {
+        throw new dev.gym4j.json.FieldError(path, "must be a finite number", "finite_number");
+      }
+      if ((field.getKey().equals("_ng_task_index") || field.getKey().equals("_ng_rollout_index"))
+          && !(value.isIntegralNumber() && value.canConvertToLong())) {
+        throw new dev.gym4j.json.FieldError(path, "must be a whole number", "int_type");
+      }
+    }
+    JsonNode usage = row.path("response").path("usage");
+    for (String field : USAGE_FIELDS) {
+      JsonNode value = usage.path(field);
+      if (value.isNumber() && !Double.isFinite(value.numberValue().doubleValue())) {
+        throw new dev.gym4j.json.FieldError(List.of("verify_responses", index, "response", "usage", field),
+            "must be a finite number", "finite_number");
+      }
+    }
   }
 
   /** One entry per agent, in order of first appearance. */

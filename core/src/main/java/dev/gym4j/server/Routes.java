@@ -6,6 +6,7 @@ import dev.gym4j.client.ServerClient;
 import dev.gym4j.client.UpstreamException;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
+import dev.gym4j.config.Secrets;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.RequestException;
@@ -20,7 +21,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The endpoints of one server. Every endpoint gets the same plumbing: the body read within the size
  * limit, the session cookie read and set again, bad input answered with 422 naming the field, and any
- * other failure with a short 500 that never carries a stack trace to the client (the log has it).
+ * other failure with a short 500 that names neither a Java class nor the exception's message (the log has
+ * both, under the error id the body gives). A GET endpoint answers HEAD too; a known path asked with
+ * another method is a 405 with {@code Allow}. Every error body goes through the {@link Secrets} redactor.
+ *
+ * <p>On HTTP/1.x the connection is closed after the response whenever reading on could misread the
+ * stream: the client asked for {@code Connection: close}, or the body was not read (too large,
+ * malformed chunks). Bytes after such a request are never parsed as requests.
  */
 public final class Routes {
   private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
@@ -30,32 +37,84 @@ public final class Routes {
   private final String serverName;
   private final long maxBodyBytes;
   private final int maxConcurrentRequests;
+  private final java.time.Duration bodyTimeout;
   private final java.util.concurrent.atomic.AtomicInteger inFlight;
   private final java.util.concurrent.atomic.AtomicInteger ownInFlight = new java.util.concurrent.atomic.AtomicInteger();
+  /** The methods each path answers, for 405's {@code Allow}. */
+  private final Map<String, java.util.Set<String>> methods = new java.util.concurrent.ConcurrentHashMap<>();
 
-  Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, long maxBodyBytes,
-      int maxConcurrentRequests) {
+  Routes(HttpRouting.Builder routing, SessionCookie sessionCookie, String serverName, HttpLimits limits) {
     this.routing = routing;
     this.sessionCookie = sessionCookie;
     this.serverName = serverName;
-    this.maxBodyBytes = maxBodyBytes;
-    this.maxConcurrentRequests = maxConcurrentRequests;
+    this.maxBodyBytes = limits.maxBodyBytes();
+    this.maxConcurrentRequests = limits.maxConcurrentRequests();
+    this.bodyTimeout = limits.bodyTimeout();
     this.inFlight = Metrics.gauge("gym4j.requests.in_flight", serverName);
   }
 
   public Routes post(String path, JsonHandler handler) {
     routing.post(path, wrap(path, handler));
+    allow(path, "POST");
     return this;
   }
 
+  /** A GET endpoint; HEAD on it answers the same status and headers without the body. */
   public Routes get(String path, JsonHandler handler) {
-    routing.get(path, wrap(path, handler));
+    Handler wrapped = wrap(path, handler);
+    routing.get(path, wrapped);
+    routing.route(Method.HEAD, path, wrapped);
+    allow(path, "GET", "HEAD");
     return this;
   }
 
-  /** Answers every path no endpoint took with FastAPI's 404 body. */
-  void notFoundFallback() {
-    routing.any((req, res) -> send(res, 404, ErrorBodies.detail("Not Found")));
+  private void allow(String path, String... verbs) {
+    methods.computeIfAbsent(path, key -> new java.util.LinkedHashSet<>()).addAll(java.util.List.of(verbs));
+  }
+
+  /**
+   * Answers every request no endpoint took: 405 with {@code Allow} on a known path, else FastAPI's 404 body.
+   * Before any endpoint: a request target over {@link #MAX_TARGET_LENGTH} is a 414; after every endpoint,
+   * the connection closes when it must (see the class comment).
+   */
+  void fallbacks() {
+    routing.addFilter((chain, req, res) -> {
+      if (targetLength(req) > MAX_TARGET_LENGTH) {
+        res.header(HeaderNames.CONNECTION, "close");
+        send(req, res, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
+            + " characters"));
+      } else {
+        chain.proceed();
+      }
+      if (mustClose(req, res)) {
+        throw new io.helidon.webserver.CloseConnectionException("closing after the response, as asked");
+      }
+    });
+    routing.any((req, res) -> {
+      java.util.Set<String> allowed = methods.get(req.path().path());
+      if (allowed == null) {
+        send(req, res, 404, ErrorBodies.detail("Not Found"));
+      } else {
+        res.header(HeaderNames.ALLOW, String.join(", ", allowed));
+        send(req, res, 405, ErrorBodies.detail("Method Not Allowed"));
+      }
+    });
+  }
+
+  /** The longest request target (path and query) served; a longer one is a 414. */
+  static final int MAX_TARGET_LENGTH = 8192;
+
+  private static int targetLength(ServerRequest req) {
+    return req.prologue().uriPath().rawPath().length() + req.prologue().query().rawValue().length();
+  }
+
+  /** HTTP/1.x only: an HTTP/2 stream's body is framed apart from the next stream's, so it cannot be misread. */
+  private static boolean mustClose(ServerRequest req, ServerResponse res) {
+    if (!req.prologue().protocolVersion().startsWith("1.")) {
+      return false;
+    }
+    return req.headers().contains(io.helidon.http.HeaderValues.CONNECTION_CLOSE)
+        || res.headers().contains(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
   }
 
   private Handler wrap(String route, JsonHandler handler) {
@@ -63,7 +122,7 @@ public final class Routes {
       if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
         // at capacity: refuse now with a hint when to retry, rather than queue without bound
         res.header(io.helidon.http.HeaderNames.RETRY_AFTER, "1");
-        send(res, 503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
+        send(req, res, 503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
             + " requests in flight); retry later"));
         count(route, req, 503, System.nanoTime());
         return;
@@ -90,7 +149,10 @@ public final class Routes {
       try {
         Call call = call(req, sessionId, carried.isPresent());
         if (call == null) {
-          send(res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
+          // the rest of the body is still on the wire: it must never be read as the next request
+          res.header(HeaderNames.CONNECTION, "close");
+          send(req, res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
+          count(route, req, 413, start);
           return;
         }
         result = handler.handle(call);
@@ -118,15 +180,22 @@ public final class Routes {
         // the server is stopping under this request
         status = 503;
         result = ErrorBodies.detail(serverName + " is stopping");
+      } catch (UnreadableBody e) {
+        res.header(HeaderNames.CONNECTION, "close");
+        status = 400;
+        result = ErrorBodies.detail("the request body could not be read: " + e.getMessage());
       } catch (RequestException e) {
         throw e;
-      } catch (Exception e) {
-        LOG.warn("{} {} failed on {}", req.prologue().method().text(), req.path().path(), serverName, e);
+      } catch (Exception | StackOverflowError e) {
+        // the id ties the client's answer to the log line; the body names no class and carries no message,
+        // which could hold anything the failing code was given
+        String id = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+        LOG.warn("{} {} failed on {} (error {})", req.prologue().method().text(), req.path().path(), serverName,
+            id, e);
         status = 500;
-        result = ErrorBodies.detail("Internal Server Error in " + serverName + ": " + e.getClass().getSimpleName()
-            + (e.getMessage() == null ? "" : ": " + abbreviate(e.getMessage())));
+        result = ErrorBodies.detail("Internal Server Error in " + serverName + " (error " + id + ")");
       }
-      send(res, status, result);
+      send(req, res, status, result);
       count(route, req, status, start);
     }
   }
@@ -159,27 +228,48 @@ public final class Routes {
     if (!req.content().hasEntity()) {
       return new byte[0];
     }
+    var deadline = Deadlines.interruptAfter(bodyTimeout);
     try (var in = req.content().inputStream()) {
       byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
       return body.length > maxBodyBytes ? null : body;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (RequestException | java.io.IOException | java.io.UncheckedIOException e) {
+      throw e instanceof RequestException request && request.status().code() == 413 ? request
+          : new UnreadableBody("the connection failed or the framing is malformed");
+    } catch (RuntimeException e) {
+      // Helidon's chunk parser throws NumberFormatException on a size that is not hex
+      throw new UnreadableBody("malformed chunked encoding");
+    } finally {
+      Deadlines.cancel(deadline);
     }
   }
 
-  static void send(ServerResponse res, int status, Object body) {
+  /** A request body that could not be read to its end; the connection is closed after the 400. */
+  private static final class UnreadableBody extends RuntimeException {
+    UnreadableBody(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  static void send(ServerRequest req, ServerResponse res, int status, Object body) {
     res.status(Status.create(status));
+    byte[] bytes;
     if (body instanceof RawBody raw) {
       res.header(HeaderNames.CONTENT_TYPE, raw.contentType());
-      res.send(raw.bytes());
+      bytes = raw.bytes();
+    } else {
+      res.header(HeaderNames.CONTENT_TYPE, "application/json");
+      bytes = body == null ? "null".getBytes() : Json.writeBytes(body);
+    }
+    if (status >= 400) {
+      // an error body may quote what an upstream or a failing call said, which may hold a credential
+      bytes = Secrets.redact(bytes);
+    }
+    if (req.prologue().method() == Method.HEAD) {
+      res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(bytes.length));
+      res.send();
       return;
     }
-    res.header(HeaderNames.CONTENT_TYPE, "application/json");
-    res.send(body == null ? "null".getBytes() : Json.writeBytes(body));
-  }
-
-  private static String abbreviate(String message) {
-    return message.length() <= 300 ? message : message.substring(0, 300) + "…";
+    res.send(bytes);
   }
 
   /** For servers without endpoints of their own beyond the common ones. */

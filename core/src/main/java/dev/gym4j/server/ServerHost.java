@@ -14,7 +14,7 @@ import io.helidon.webserver.http.HttpRouting;
  */
 public final class ServerHost {
   /** Request bodies above this are refused with 413 unless the instance sets {@code max_body_bytes}. */
-  public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+  public static final long DEFAULT_MAX_BODY_BYTES = HttpLimits.DEFAULT_MAX_BODY_BYTES;
 
   static {
     // before Helidon's first log line, which it writes to java.util.logging
@@ -27,9 +27,7 @@ public final class ServerHost {
     server.attach(context);
     server.start();
     ServerInstance instance = context.instance();
-    long maxBody = instance.config().path("max_body_bytes").asLong(DEFAULT_MAX_BODY_BYTES);
-    int maxConcurrent = instance.config().path("max_concurrent_requests").asInt(0);
-    WebServer webServer = serve(instance.name(), instance.host(), instance.port(), maxBody, maxConcurrent,
+    WebServer webServer = serve(instance.name(), instance.host(), instance.port(), HttpLimits.from(instance.config()),
         server.sessionCookieName(), server::routes);
     return new RunningServer(instance, server, webServer, instance.host());
   }
@@ -42,10 +40,29 @@ public final class ServerHost {
    * an HTTP/1.1 one.
    */
   public static io.helidon.webserver.WebServerConfig.Builder builder(String host, int port) {
+    return builder(host, port, HttpLimits.defaults());
+  }
+
+  /**
+   * As {@link #builder(String, int)}, with the limits' read deadlines: the headers of an HTTP/1.1 request
+   * must arrive within the header timeout, and a connection with no request in progress is closed after
+   * the idle timeout. Request lines up to 64 KiB are read, so that a long one is answered 414 rather than
+   * dropped, and requests Helidon would drop without an answer (HTTP/1.0) are answered too.
+   */
+  public static io.helidon.webserver.WebServerConfig.Builder builder(String host, int port, HttpLimits limits) {
+    Duration idle = limits.idleTimeout();
     return WebServer.builder()
         .host(host)
         .port(port)
         .connectionOptions(options -> options.tcpNoDelay(true))
+        .idleConnectionTimeout(idle)
+        .idleConnectionPeriod(idle.dividedBy(10).compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(100)
+            : idle.dividedBy(10))
+        .addConnectionSelector(new UnsupportedHttp())
+        .addProtocol(io.helidon.webserver.http1.Http1Config.builder()
+            .maxPrologueLength(UnsupportedHttp.MAX_REQUEST_LINE)
+            .addReceiveListener(new Deadlines.Headers1(limits.headerTimeout()))
+            .build())
         .addProtocol(io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build());
   }
 
@@ -64,15 +81,22 @@ public final class ServerHost {
    */
   public static WebServer serve(String name, String host, int port, long maxBodyBytes, int maxConcurrentRequests,
       String cookieName, Consumer<Routes> routes) {
+    return serve(name, host, port, HttpLimits.defaults().withMaxBodyBytes(maxBodyBytes)
+        .withMaxConcurrentRequests(maxConcurrentRequests), cookieName, routes);
+  }
+
+  /** Starts a web server as above, with every limit given. */
+  public static WebServer serve(String name, String host, int port, HttpLimits limits, String cookieName,
+      Consumer<Routes> routes) {
     HttpRouting.Builder routing = HttpRouting.builder();
-    Routes endpoints = new Routes(routing, new SessionCookie(cookieName), name, maxBodyBytes, maxConcurrentRequests);
+    Routes endpoints = new Routes(routing, new SessionCookie(cookieName), name, limits);
     endpoints.get("/", call -> Routes.ok());
     endpoints.get("/metrics", call -> new RawBody("text/plain; version=0.0.4; charset=utf-8",
-        Metrics.REGISTRY.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        dev.gym4j.config.Secrets.redact(Metrics.REGISTRY.scrape()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     routes.accept(endpoints);
-    endpoints.notFoundFallback();
+    endpoints.fallbacks();
     // Routes enforces the body limit itself, so that the 413 has a JSON body like every other error
-    WebServer server = builder(host, port)
+    WebServer server = builder(host, port, limits)
         .shutdownGracePeriod(Duration.ofSeconds(2))
         .routing(routing)
         .build()

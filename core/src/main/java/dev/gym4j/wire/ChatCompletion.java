@@ -23,6 +23,11 @@ public record ChatCompletion(ObjectNode json) implements JsonView {
       Shape.object(Shape.required(Shape.object(choices.get(i), at), "message", at), Shape.at(at, "message"));
     }
     Shape.optionalObject(json, "usage", path);
+    if (json.get("usage") instanceof ObjectNode usage) {
+      for (String count : List.of("prompt_tokens", "completion_tokens", "total_tokens")) {
+        Shape.optionalCount(usage, count, Shape.at(path, "usage"));
+      }
+    }
     return new ChatCompletion(json);
   }
 

@@ -18,6 +18,11 @@ public record Response(ObjectNode json) implements JsonView {
     Shape.optionalString(json, "id", path);
     Shape.optionalString(json, "status", path);
     Shape.optionalObject(json, "usage", path);
+    if (json.get("usage") instanceof ObjectNode usage) {
+      for (String count : List.of("input_tokens", "output_tokens", "total_tokens")) {
+        Shape.optionalCount(usage, count, Shape.at(path, "usage"));
+      }
+    }
     Shape.optionalObject(json, "incomplete_details", path);
     JsonNode output = Shape.required(json, "output", path);
     if (hasTransitions(json)) {

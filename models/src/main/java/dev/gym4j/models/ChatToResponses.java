@@ -2,8 +2,6 @@ package dev.gym4j.models;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.json.Shape;
@@ -21,7 +19,6 @@ import tools.jackson.databind.node.ObjectNode;
  * Responses names; the request's parameters echoed.
  */
 final class ChatToResponses {
-  static final Pattern THINK = Pattern.compile("<think>(.*?)</think>", Pattern.DOTALL);
   private static final List<String> ECHOED = List.of("instructions", "max_output_tokens", "metadata",
       "parallel_tool_calls", "reasoning", "temperature", "text", "tool_choice", "tools", "top_p", "top_logprobs",
       "truncation", "user", "service_tier", "background", "max_tool_calls", "previous_response_id", "prompt");
@@ -41,19 +38,18 @@ final class ChatToResponses {
       content = "";
     }
     if (splitThinking) {
-      Matcher matcher = THINK.matcher(content);
       ArrayNode summary = Json.array();
-      while (matcher.find()) {
+      for (String thought : ThinkBlocks.contents(content)) {
         ObjectNode part = summary.addObject();
         part.put("type", "summary_text");
-        part.put("text", matcher.group(1));
+        part.put("text", thought);
       }
       if (!summary.isEmpty()) {
         ObjectNode reasoning = items.addObject();
         reasoning.put("id", Ids.of("rs_"));
         reasoning.put("type", "reasoning");
         reasoning.set("summary", summary);
-        content = THINK.matcher(content).replaceAll("");
+        content = ThinkBlocks.without(content);
       }
     }
     JsonNode toolCalls = message.path("tool_calls");

@@ -93,6 +93,6 @@ final class TokenInfo {
   }
 
   private static UpstreamException broken(URI url, String what) {
-    return new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " " + what, 200, null);
+    return new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + Upstream.shown(url) + " " + what, 200, null);
   }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.Semaphore;
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.client.ServerClient;
 import dev.gym4j.client.UpstreamException;
+import dev.gym4j.config.Secrets;
 import dev.gym4j.json.Json;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -16,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The inference endpoint behind a model server (OpenAI, Azure, vLLM): JSON POSTs with the server's
  * credentials, an optional cap on concurrent calls, and failures as typed {@link UpstreamException}s whose
- * message carries the upstream status and the start of its body, never the credentials.
+ * message carries the upstream status and the start of its body, redacted: an upstream or a proxy that echoes
+ * the request's headers (or its URL's user info) back in an error must not hand the key to our callers.
  */
 final class Upstream {
   private static final int BODY_EXCERPT = 500;
@@ -78,7 +80,7 @@ final class Upstream {
     } catch (JacksonException e) {
       // fall through to the error below
     }
-    throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " answered " + reply.status()
+    throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " answered " + reply.status()
         + " with a body that is not a JSON object: " + excerpt(reply), reply.status(), null);
   }
 
@@ -87,18 +89,23 @@ final class Upstream {
     try {
       return check.get();
     } catch (dev.gym4j.json.FieldError e) {
-      throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " gave an invalid answer: "
-          + e, 200, e);
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " gave an invalid answer: "
+          + e.getMessage(), 200, e);
     }
   }
 
   static UpstreamException failure(URI url, HttpReply reply) {
-    return new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + url + " answered " + reply.status()
-        + ": " + excerpt(reply), reply.status(), null);
+    return new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " answered "
+        + reply.status() + ": " + excerpt(reply), reply.status(), null);
   }
 
+  /** The start of the body, redacted whole before it is cut, so that no cut hides a secret from the redactor. */
   static String excerpt(HttpReply reply) {
-    String text = new String(reply.body(), StandardCharsets.UTF_8);
+    String text = Secrets.redact(new String(reply.body(), StandardCharsets.UTF_8));
     return text.length() <= BODY_EXCERPT ? text : text.substring(0, BODY_EXCERPT) + "…";
+  }
+
+  static String shown(URI url) {
+    return Secrets.redact(url.toString());
   }
 }

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.config.ConfigException;
@@ -118,7 +117,7 @@ public final class VLLMModel extends ModelServer {
     URI url = Upstream.resolve(base, "/chat/completions");
     HttpReply reply = upstream.post(url, body);
     ObjectNode chat;
-    if (reply.status() == 400 && contextOverflow(reply)) {
+    if (contextOverflow(reply)) {
       chat = emptyCompletion("length");
     } else {
       chat = Upstream.object(url, reply);
@@ -187,12 +186,12 @@ public final class VLLMModel extends ModelServer {
     if (content == null) {
       return;
     }
-    Matcher matcher = ChatToResponses.THINK.matcher(content);
-    if (!matcher.find()) {
+    List<String> thoughts = ThinkBlocks.contents(content);
+    if (thoughts.isEmpty()) {
       return;
     }
-    String first = matcher.group(1);
-    message.put("content", ChatToResponses.THINK.matcher(content).replaceAll(""));
+    String first = thoughts.getFirst();
+    message.put("content", ThinkBlocks.without(content));
     if (interleavedReasoning) {
       message.put("reasoning_content", first);
       message.put("reasoning", first);
@@ -210,17 +209,25 @@ public final class VLLMModel extends ModelServer {
     }
   }
 
-  /** A JSON string in {@code metadata.<key>}, the per-request channel NeMo Gym rows use. */
+  /**
+   * A JSON object in a string at {@code metadata.<key>}, the per-request channel NeMo Gym rows use (OpenAI's
+   * metadata holds strings only). Anything else there is a 422 naming the field.
+   */
   private static ObjectNode metadataObject(ObjectNode body, String key) {
-    String text = body.path("metadata").path(key).asString(null);
-    if (text == null) {
+    JsonNode given = body.path("metadata").path(key);
+    if (given.isMissingNode() || given.isNull()) {
       return Json.object();
     }
-    try {
-      return Json.parse(text) instanceof ObjectNode object ? object : Json.object();
-    } catch (JacksonException e) {
-      throw new FieldError(List.of("metadata", key), "must be a JSON object in a string", "value_error");
+    if (given.isString()) {
+      try {
+        if (Json.parse(given.stringValue()) instanceof ObjectNode object) {
+          return object;
+        }
+      } catch (JacksonException e) {
+        // the error below says what is expected
+      }
     }
+    throw new FieldError(List.of("metadata", key), "must be a JSON object in a string", "value_error");
   }
 
   private ArrayNode tokenize(String base, ObjectNode body) {
@@ -235,15 +242,35 @@ public final class VLLMModel extends ModelServer {
     JsonNode tokens = upstream.postForObject(url, request).get("tokens");
     if (tokens == null || !tokens.isArray()) {
       throw new dev.gym4j.client.UpstreamException(dev.gym4j.client.UpstreamException.Kind.STATUS,
-          "upstream " + url + " answered without tokens", 200, null);
+          "upstream " + Upstream.shown(url) + " answered without tokens", 200, null);
     }
     return (ArrayNode) tokens;
   }
 
-  private static boolean contextOverflow(HttpReply reply) {
-    String text = new String(reply.body(), StandardCharsets.UTF_8);
-    return text.contains("context length") || text.contains("max_tokens");
+  /**
+   * vLLM's own error for a prompt over the context length: a 400 whose JSON {@code message} (or
+   * {@code error.message}) says {@code maximum context length is <n> tokens} (its serving layer, for the
+   * prompt alone or with {@code max_tokens}) or {@code is longer than the maximum model length of <n>} (its
+   * engine). NeMo Gym takes any 400 that mentions {@code context length} or {@code max_tokens}
+   * (responses_api_models/vllm_model/app.py); we do not: a 400 for a bad {@code max_tokens} value or a
+   * proxy's page that happens to say "context length" is the upstream's failure, not an answer to score.
+   */
+  static boolean contextOverflow(HttpReply reply) {
+    if (reply.status() != 400) {
+      return false;
+    }
+    JsonNode body;
+    try {
+      body = reply.json();
+    } catch (JacksonException e) {
+      return false;
+    }
+    JsonNode message = body.path("message").isString() ? body.get("message") : body.path("error").path("message");
+    return message.isString() && CONTEXT_OVERFLOW.matcher(message.stringValue()).find();
   }
+
+  private static final java.util.regex.Pattern CONTEXT_OVERFLOW = java.util.regex.Pattern.compile(
+      "maximum context length is \\d{1,12} tokens|is longer than the maximum model length of \\d{1,12}");
 
   /** The answer NeMo Gym gives for a prompt over the context length: empty, cut short, no token ids. */
   private ObjectNode emptyCompletion(String finishReason) {

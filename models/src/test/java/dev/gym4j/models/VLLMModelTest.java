@@ -64,6 +64,17 @@ class VLLMModelTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(120) // a hang guard: the quadratic regex took about 12 minutes on this answer
+  void a_megabyte_of_think_openers_is_answered_issue_14() {
+    start("return_token_id_information: false\n");
+    String flood = "<think>".repeat(150_000);
+    vllm.enqueue(Answer.text(flood + "42"));
+    Response response = model.responses("{\"input\": \"hi\"}");
+    Message message = (Message) response.output().stream().filter(Message.class::isInstance).findFirst().orElseThrow();
+    assertThat(message.text()).isEqualTo(flood + "42");
+  }
+
+  @Test
   void aResponsesCallBecomesAChatCallAndComesBackAsResponses() {
     start("return_token_id_information: false\n");
     vllm.enqueue(Answer.text("It is cold.").withReasoning("Look it up."));
@@ -213,6 +224,28 @@ class VLLMModelTest {
       assertThat(m.text()).isEmpty();
       assertThat(m.hasTokenInfo()).isFalse();
     });
+  }
+
+  @Test
+  void only_vllms_context_length_error_is_an_incomplete_answer_issue_14() {
+    start("return_token_id_information: false\n");
+    // vLLM's engine-side wording, and the serving layer's with max_tokens, in the newer error shape
+    vllm.enqueue(Answer.error(400, "{\"error\": {\"message\": \"The decoder prompt (length 5000) is longer than the "
+        + "maximum model length of 4096. Make sure that `max_model_len` is no smaller\", \"code\": 400}}"));
+    assertThat(model.responses("{\"input\": \"long\"}").isIncomplete()).isTrue();
+    vllm.enqueue(Answer.error(400, "{\"object\":\"error\",\"message\":\"'max_tokens' or 'max_completion_tokens' is too "
+        + "large: 900. This model's maximum context length is 4096 tokens and your request has 3500 input tokens\"}"));
+    assertThat(model.responses("{\"input\": \"long\"}").isIncomplete()).isTrue();
+
+    // NeMo Gym scores these as empty answers; they are failures of the call
+    for (String body : List.of("{\"object\":\"error\",\"message\":\"max_tokens must be at least 1, got -5.\"}",
+        "{\"object\":\"error\",\"message\":\"chat_template_kwargs: the context length option is unknown\"}",
+        "<html>proxy: max_tokens exceeds maximum context length is 10 tokens</html>")) {
+      vllm.enqueue(Answer.error(400, body));
+      HttpReply reply = model.post("/v1/responses", "{\"input\": \"hi\"}");
+      assertThat(reply.status()).as(body).isEqualTo(502);
+      assertThat(reply.json().get("detail").asString()).contains("answered 400");
+    }
   }
 
   @Test

@@ -31,9 +31,17 @@ public final class ExampleMultiTurnGymnasium extends GymnasiumServer {
     int turn = session.computeIfAbsent(TURN, AtomicInteger::new).getAndIncrement();
     JsonNode followUps = row.path("follow_ups");
     if (turn < followUps.size()) {
-      return Step.next(followUps.get(turn).asString());
+      // a row is untrusted input: a follow-up that is not text is the caller's error (422), not ours (500)
+      if (!followUps.get(turn).isString()) {
+        throw new dev.gym4j.json.FieldError(java.util.List.of("follow_ups", turn), "must be a string", "string_type");
+      }
+      return Step.next(followUps.get(turn).stringValue());
     }
-    String expected = row.path("expected_answer").asString("").toLowerCase(Locale.ROOT);
+    JsonNode expectedAnswer = row.path("expected_answer");
+    if (!expectedAnswer.isMissingNode() && !expectedAnswer.isString()) {
+      throw new dev.gym4j.json.FieldError(java.util.List.of("expected_answer"), "must be a string", "string_type");
+    }
+    String expected = expectedAnswer.asString("").toLowerCase(Locale.ROOT);
     boolean right = text(response).toLowerCase(Locale.ROOT).contains(expected);
     return Step.end(right ? 1.0 : 0.0, Json.object());
   }

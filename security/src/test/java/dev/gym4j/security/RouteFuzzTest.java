@@ -1,0 +1,344 @@
+package dev.gym4j.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.gym4j.json.Json;
+import dev.gym4j.run.Deployment;
+import dev.gym4j.server.Implementations;
+import dev.gym4j.testing.TestConfigs;
+import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.ScriptedUpstream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A bounded fuzz run in the normal test command (issue 14, "Done when"): requests built from each route's
+ * valid body with fields replaced by hostile values (wrong types, huge and non-finite numbers, deep nesting,
+ * malformed JSON, other methods, unknown paths), and raw request heads no client library sends, against every
+ * route kind of one deployment: the head server, a resources server, a Gymnasium server, both agents and a
+ * vLLM model server with a planted API key. No answer may be a 5xx, name a Java class or carry the key; the
+ * figures are printed at the end. Property-based (jqwik), not coverage-guided: see security/README.md.
+ */
+class RouteFuzzTest {
+  private static final String PLANTED_KEY = "sk-fuzz-planted-0d9c8b7a";
+  private static final Pattern CLASS_NAME = Pattern.compile(
+      "\\b[A-Za-z]+(Exception|Error)\\b|\\b(java|javax|jdk|tools\\.jackson|io\\.helidon|dev\\.gym4j)\\.[a-z]");
+  private static final AtomicInteger TRIED = new AtomicInteger();
+  private static final AtomicInteger SERVER_ERRORS = new AtomicInteger();
+  private static final AtomicInteger CLASS_NAMES = new AtomicInteger();
+  private static final AtomicInteger SECRETS = new AtomicInteger();
+
+  private static ScriptedUpstream upstream;
+  private static Deployment deployment;
+  private static HttpClient http;
+  private static List<Target> targets;
+
+  /** One route of one server, with a body it accepts. */
+  record Target(String server, URI base, String method, String path, String validBody) {}
+
+  @BeforeContainer
+  static void start() throws IOException {
+    upstream = ScriptedUpstream.start();
+    upstream.otherwise(request -> Answer.text("OK"));
+    Path dir = Files.createTempDirectory("gym4j-fuzz");
+    deployment = Deployment.start(TestConfigs.load(dir, """
+        client_max_attempts: 1
+        policy_model:
+          responses_api_models:
+            vllm_model: {base_url: %s, api_key: %s, model: m, return_token_id_information: false,
+                         uses_reasoning_parser: true}
+        counter:
+          resources_servers:
+            example_session_state_mgmt: {domain: agent}
+        game:
+          resources_servers:
+            example_multi_turn_gymnasium: {domain: other}
+        agent:
+          responses_api_agents:
+            simple_agent:
+              resources_server: {type: resources_servers, name: counter}
+              model_server: {type: responses_api_models, name: policy_model}
+              max_steps: 3
+        game_agent:
+          responses_api_agents:
+            gymnasium_agent:
+              resources_server: {type: resources_servers, name: game}
+              model_server: {type: responses_api_models, name: policy_model}
+              max_steps: 3
+        """.formatted(upstream.baseUrl(), PLANTED_KEY)), Implementations.load(), Set.of());
+    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    targets = targets();
+  }
+
+  private static List<Target> targets() {
+    String row = "{\"responses_create_params\": {\"input\": [{\"role\": \"user\", \"content\": \"add 1\"}]}, "
+        + "\"initial_count\": 1, \"expected_count\": 2, \"expected_answer\": \"Eiffel\", \"follow_ups\": [\"and?\"]}";
+    String response = "{\"id\": \"r\", \"object\": \"response\", \"status\": \"completed\", \"output\": [{\"type\": "
+        + "\"message\", \"role\": \"assistant\", \"content\": [{\"type\": \"output_text\", \"text\": \"Eiffel\"}]}]}";
+    String verify = row.substring(0, row.length() - 1) + ", \"response\": " + response + "}";
+    String metrics = "{\"verify_responses\": [{\"reward\": 1, \"_ng_task_index\": 0}]}";
+    List<Target> all = new ArrayList<>();
+    URI head = deployment.head().url();
+    all.add(new Target("head", head, "GET", "/global_config_dict_yaml", ""));
+    all.add(new Target("head", head, "GET", "/server_instances", ""));
+    // POST /server_instances is left out: an accepted registration would point the deployment elsewhere, and
+    // closing that route to strangers is part A of issue 14 (the registration secret)
+    URI counter = uri("counter");
+    all.add(new Target("resources", counter, "POST", "/seed_session", row));
+    all.add(new Target("resources", counter, "POST", "/increment_counter", "{\"count\": 1}"));
+    all.add(new Target("resources", counter, "POST", "/get_counter_value", "{}"));
+    all.add(new Target("resources", counter, "POST", "/verify", verify));
+    all.add(new Target("resources", counter, "POST", "/aggregate_metrics", metrics));
+    URI game = uri("game");
+    all.add(new Target("gymnasium", game, "POST", "/reset", row));
+    all.add(new Target("gymnasium", game, "POST", "/step", verify));
+    all.add(new Target("gymnasium", game, "POST", "/aggregate_metrics", metrics));
+    for (String agent : List.of("agent", "game_agent")) {
+      all.add(new Target("agent", uri(agent), "POST", "/run", row));
+      all.add(new Target("agent", uri(agent), "POST", "/v1/responses", "{\"input\": \"hi\"}"));
+      all.add(new Target("agent", uri(agent), "POST", "/aggregate_metrics", metrics));
+    }
+    URI model = uri("policy_model");
+    all.add(new Target("model", model, "POST", "/v1/responses",
+        "{\"input\": [{\"role\": \"user\", \"content\": \"hi\"}], \"max_output_tokens\": 5, \"temperature\": 0.5, "
+            + "\"metadata\": {\"chat_template_kwargs\": \"{}\"}, \"tools\": []}"));
+    all.add(new Target("model", model, "POST", "/v1/chat/completions",
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"<think>a</think>hi\"}], \"max_tokens\": 5}"));
+    for (Target target : List.copyOf(all)) {
+      all.add(new Target(target.server(), target.base(), "GET", "/", ""));
+      all.add(new Target(target.server(), target.base(), "GET", "/metrics", ""));
+    }
+    return all;
+  }
+
+  private static URI uri(String instance) {
+    return deployment.directory().find(instance).orElseThrow();
+  }
+
+  @AfterContainer
+  static void stop() {
+    System.out.printf("fuzz: %d requests tried, %d 5xx seen, %d Java class names in bodies, %d secrets found%n",
+        TRIED.get(), SERVER_ERRORS.get(), CLASS_NAMES.get(), SECRETS.get());
+    if (deployment != null) {
+      deployment.close();
+    }
+    if (upstream != null) {
+      upstream.close();
+    }
+  }
+
+  @Property(tries = 400)
+  void no_request_gets_a_5xx_a_class_name_or_a_secret(@ForAll("requests") Request request) throws Exception {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(url(request.target().base(), request.path()))
+        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json");
+    if (request.body() == null) {
+      builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
+    } else {
+      builder.method(request.method(), HttpRequest.BodyPublishers.ofString(request.body()));
+    }
+    HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    check(request.toString(), response.statusCode(), response.body());
+  }
+
+  @Property(tries = 150)
+  void no_request_head_gets_a_5xx_or_goes_unanswered(@ForAll("heads") String head) throws Exception {
+    Target target = targets.get(Math.floorMod(head.hashCode(), targets.size()));
+    String answer = exchange(target.base(), head);
+    Matcher status = Pattern.compile("^HTTP/1\\.[01] (\\d{3})").matcher(answer);
+    int code = status.find() ? Integer.parseInt(status.group(1)) : 0;
+    check(head, code, answer);
+  }
+
+  /** The path appended, never resolved: {@code //host/x} must stay a path on this server. */
+  private static URI url(URI base, String path) throws java.net.URISyntaxException {
+    try {
+      return URI.create("http://" + base.getAuthority() + path);
+    } catch (IllegalArgumentException e) {
+      return new URI("http", null, base.getHost(), base.getPort(), path, null, null);
+    }
+  }
+
+  private static void check(String what, int status, String body) {
+    TRIED.incrementAndGet();
+    if (status >= 500) {
+      SERVER_ERRORS.incrementAndGet();
+    }
+    if (CLASS_NAME.matcher(body).find()) {
+      CLASS_NAMES.incrementAndGet();
+    }
+    if (body.contains(PLANTED_KEY)) {
+      SECRETS.incrementAndGet();
+    }
+    assertThat(status).as("status for %s: %s", what, body).isLessThan(500);
+    assertThat(body).as("body for %s", what).doesNotContainPattern(CLASS_NAME).doesNotContain(PLANTED_KEY);
+  }
+
+  /** A request and what was done to it, printed when a try fails. */
+  record Request(Target target, String method, String path, String body) {
+    @Override
+    public String toString() {
+      String shown = body == null ? "" : body.length() > 300 ? body.substring(0, 300) + "…" : body;
+      return method + " " + target.server() + path + " " + shown;
+    }
+  }
+
+  @Provide
+  Arbitrary<Request> requests() {
+    Arbitrary<Target> target = Arbitraries.of(targets);
+    return target.flatMap(t -> Arbitraries.frequencyOf(
+        net.jqwik.api.Tuple.of(6, mutated(t)),
+        net.jqwik.api.Tuple.of(1, malformed(t)),
+        net.jqwik.api.Tuple.of(1, otherMethod(t)),
+        net.jqwik.api.Tuple.of(1, otherPath(t))));
+  }
+
+  /** The valid body with one field (at any depth) replaced, added or removed. */
+  private Arbitrary<Request> mutated(Target t) {
+    return Combinators.combine(Arbitraries.integers().between(0, 1000), hostileValue(), Arbitraries.integers()
+        .between(0, 2)).as((where, value, how) -> {
+          String body = t.validBody().isEmpty() ? null : mutate(Json.parse(t.validBody()), where, value, how);
+          return new Request(t, t.method(), t.path(), body);
+        });
+  }
+
+  private static String mutate(JsonNode tree, int where, JsonNode value, int how) {
+    List<JsonNode> containers = new ArrayList<>();
+    collect(tree, containers);
+    JsonNode container = containers.get(where % containers.size());
+    if (container instanceof ObjectNode object) {
+      List<String> names = new ArrayList<>(object.propertyNames());
+      if (how == 0 || names.isEmpty()) {
+        object.set("x" + where, value);
+      } else if (how == 1) {
+        object.set(names.get(where % names.size()), value);
+      } else {
+        object.remove(names.get(where % names.size()));
+      }
+    } else if (container instanceof ArrayNode array) {
+      if (how == 2 && !array.isEmpty()) {
+        array.remove(where % array.size());
+      } else {
+        array.add(value);
+      }
+    }
+    return Json.write(tree);
+  }
+
+  private static void collect(JsonNode node, List<JsonNode> into) {
+    if (node.isContainer()) {
+      into.add(node);
+      node.forEach(child -> collect(child, into));
+    }
+  }
+
+  private Arbitrary<JsonNode> hostileValue() {
+    Arbitrary<JsonNode> scalars = Arbitraries.oneOf(
+        Arbitraries.strings().ofMaxLength(40).map(s -> (JsonNode) Json.toTree(s)),
+        Arbitraries.of("1e999999999", "-1e999999999", "99999999999999999999999", "1.5", "-1", "0", "NaN", "true",
+            "null", "\"\"", "\"<think>\"", "\"/127.0.0.1:11000/server_instances\"", "\"increment counter\"",
+            "{\"a\": 1}", "[[[[[[[[[[]]]]]]]]]]", "\"" + "a".repeat(5000) + "\"")
+            .map(text -> text.equals("NaN") ? Json.toTree("NaN") : Json.parse(text)),
+        Arbitraries.integers().map(i -> (JsonNode) Json.toTree(i)),
+        Arbitraries.doubles().map(d -> (JsonNode) Json.toTree(d)));
+    return Arbitraries.oneOf(scalars, scalars.list().ofMaxSize(4).map(list -> {
+      ArrayNode array = Json.array();
+      list.forEach(array::add);
+      return (JsonNode) array;
+    }), Arbitraries.integers().between(1, 400).map(RouteFuzzTest::deep));
+  }
+
+  /** Nested arrays, within the parser's depth limit (500); deeper documents are among the malformed bodies. */
+  private static JsonNode deep(int depth) {
+    return Json.parse("[".repeat(depth) + "]".repeat(depth));
+  }
+
+  private Arbitrary<Request> malformed(Target t) {
+    return Arbitraries.oneOf(
+        Arbitraries.strings().ofMaxLength(200),
+        Arbitraries.of("{", "{\"a\":", "[1,", "\"unterminated", "{\"count\": 1}}", "\u0000", "{\"a\": 1e999999999}",
+            "[".repeat(5000) + "]".repeat(5000), "{\"a\":" + "[".repeat(100_000)))
+        .map(body -> new Request(t, "POST", t.path(), body));
+  }
+
+  private Arbitrary<Request> otherMethod(Target t) {
+    return Arbitraries.of("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "POST")
+        .map(method -> new Request(t, method, t.path(), method.equals("GET") ? null : t.validBody()));
+  }
+
+  private Arbitrary<Request> otherPath(Target t) {
+    return Arbitraries.oneOf(Arbitraries.strings().alpha().numeric().withChars("/._-%").ofMaxLength(60)
+            .map(path -> "/" + path),
+        Arbitraries.of("//127.0.0.1:11000/server_instances", "/../../etc/passwd", "/seed_session/", "/%2e%2e/",
+            "/tools?" + "q".repeat(9000), "/v1/responses%00"))
+        .map(path -> new Request(t, "POST", path.replace(" ", "%20"), t.validBody()));
+  }
+
+  @Provide
+  Arbitrary<String> heads() {
+    Arbitrary<String> line = Arbitraries.oneOf(
+        Arbitraries.of("GET / HTTP/1.1", "GET / HTTP/1.0", "POST /run HTTP/1.1", "GET /" + "a".repeat(70_000)
+            + " HTTP/1.1", "BREW / HTTP/1.1", "GET / HTTP/9.9", "GET  / HTTP/1.1", "\u0000\u0001", ""),
+        Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(100));
+    Arbitrary<String> header = Arbitraries.oneOf(
+        Arbitraries.of("Host: x", "Content-Length: 5", "Content-Length: -1", "Content-Length: 99999999999999999999",
+            "Transfer-Encoding: chunked", "Transfer-Encoding: gzip, chunked", "Connection: close", "Expect: 100-continue",
+            "Content-Length: 2\r\nContent-Length: 3", "Host: a\r\nHost: b", "X: " + "y".repeat(20_000), "bad header"),
+        Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(60));
+    Arbitrary<String> body = Arbitraries.of("", "{}", "zz\r\n{}\r\n0\r\n\r\n", "5\r\n{\"a\":\r\n", "0\r\n\r\n");
+    return Combinators.combine(line, header.list().ofMaxSize(4), body)
+        .as((l, headers, b) -> l + "\r\n" + String.join("\r\n", headers) + (headers.isEmpty() ? "" : "\r\n") + "\r\n" + b);
+  }
+
+  /** Sends raw bytes and reads what comes back until the server closes or is quiet for a second. */
+  private static String exchange(URI base, String request) throws IOException {
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(1000);
+      try {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+      } catch (IOException e) {
+        // the server may close before reading everything: what it answered is read below
+      }
+      ByteArrayOutputStream answer = new ByteArrayOutputStream();
+      InputStream in = socket.getInputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+          answer.write(buffer, 0, n);
+        }
+      } catch (SocketTimeoutException | java.net.SocketException e) {
+        // quiet, or reset after the answer
+      }
+      return answer.toString(StandardCharsets.ISO_8859_1);
+    }
+  }
+}
