@@ -1,0 +1,264 @@
+package dev.gym4j.judge;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import dev.gym4j.client.HttpReply;
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.client.UpstreamException;
+import dev.gym4j.json.Json;
+import dev.gym4j.server.Metrics;
+import dev.gym4j.server.ServerContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An LLM judge behind one of our model servers ({@code POST <judge_model_server>/v1/responses}), for
+ * environments that score with one. {@link #ask} sends a prompt, reads the verdict with a
+ * {@link VerdictParser} and returns a typed {@link JudgeOutcome}: never a reward of 0 for a judge that failed.
+ *
+ * <p>A call tries up to {@code maxAttempts} times on transient failures (no connection, 429, 5xx), with
+ * jittered exponential backoff, all within one deadline ({@code judge_timeout_seconds}); it waits for one of
+ * the judge's {@code judge_endpoint_max_concurrency} slots within the same deadline. A 4xx other than 429
+ * is not retried. Thread-safe; one instance per environment instance.
+ */
+public final class Judge {
+  private static final Set<Integer> TRANSIENT = Set.of(429, 500, 502, 503, 504);
+
+  private final ServerClient client;
+  private final JudgeSettings settings;
+  private final Semaphore slots;
+
+  public Judge(ServerClient client, JudgeSettings settings) {
+    this(client, settings, settings.maxConcurrency() == 0 ? null : new Semaphore(settings.maxConcurrency(), true));
+  }
+
+  private Judge(ServerClient client, JudgeSettings settings, Semaphore slots) {
+    this.client = client;
+    this.settings = settings;
+    this.slots = slots;
+  }
+
+  /** The same judge, sharing its slots, with another deadline per call (for a task that needs longer). */
+  public Judge withTimeout(Duration timeout) {
+    return new Judge(client, settings.withTimeout(timeout), slots);
+  }
+
+  /** The judge an environment's config names (see {@link JudgeSettings#from}). */
+  public static Judge from(ServerContext context) {
+    return new Judge(context.client(), JudgeSettings.from(context));
+  }
+
+  public JudgeSettings settings() {
+    return settings;
+  }
+
+  /** Asks with a user prompt only. */
+  public <T> JudgeOutcome<T> ask(String prompt, VerdictParser<T> parser) {
+    return ask("", prompt, parser);
+  }
+
+  /**
+   * Asks the judge once: a system message (left out when blank, as NeMo Gym does) and the user prompt on top
+   * of {@code judge_responses_create_params}. The verdict is read from the text of the last content part of
+   * the judge's last output item, which must be a message (NeMo Gym's rule).
+   */
+  public <T> JudgeOutcome<T> ask(String systemMessage, String prompt, VerdictParser<T> parser) {
+    ObjectNode params = settings.createParams().deepCopy();
+    ArrayNode input = params.putArray("input");
+    if (!systemMessage.isBlank()) {
+      input.addObject().put("role", "system").put("content", systemMessage).put("type", "message");
+    }
+    input.addObject().put("role", "user").put("content", prompt).put("type", "message");
+    JudgeOutcome<T> outcome = call(params, parser);
+    io.micrometer.core.instrument.Counter.builder("gym4j.judge.calls").tag("judge", settings.server())
+        .tag("outcome", outcome instanceof JudgeOutcome.Failed<T> f ? f.failureClass() : "verdict")
+        .register(Metrics.REGISTRY).increment();
+    return outcome;
+  }
+
+  /**
+   * Swap-order double judging, as NeMo Gym's equivalence judge does it: asks with the answers in the given
+   * order ({@code prompt.apply(false)}), then, when {@code check_twice_swap} is set and the first verdict
+   * {@code passes}, with them swapped ({@code prompt.apply(true)}). Returns one or two outcomes; a failed
+   * first call is not followed by a second.
+   */
+  public <T> List<JudgeOutcome<T>> askSwapped(String systemMessage, Function<Boolean, String> prompt,
+      VerdictParser<T> parser, Predicate<T> passes) {
+    List<JudgeOutcome<T>> outcomes = new ArrayList<>();
+    JudgeOutcome<T> first = ask(systemMessage, prompt.apply(false), parser);
+    outcomes.add(first);
+    if (settings.checkTwiceSwap() && first instanceof JudgeOutcome.Verdict<T> v && passes.test(v.value())) {
+      outcomes.add(ask(systemMessage, prompt.apply(true), parser));
+    }
+    return outcomes;
+  }
+
+  private <T> JudgeOutcome<T> call(ObjectNode params, VerdictParser<T> parser) {
+    long deadline = System.nanoTime() + settings.timeout().toNanos();
+    String last = "no attempt was made";
+    for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        return timedOut(last);
+      }
+      HttpReply reply;
+      try {
+        reply = within(params, remaining);
+      } catch (TimeoutException e) {
+        return timedOut(e.getMessage() != null ? e.getMessage() : last);
+      } catch (UpstreamException e) {
+        last = describe(e);
+        if (e.kind() != UpstreamException.Kind.CONNECTION) {
+          return failed(JudgeOutcome.JUDGE_ERROR, last, e.kind() == UpstreamException.Kind.TIMEOUT, null);
+        }
+        if (!pause(attempt, deadline)) {
+          break;
+        }
+        continue;
+      }
+      if (reply.ok()) {
+        return read(params, reply, parser);
+      }
+      last = "the judge answered " + reply.status() + ": " + abbreviate(reply.text());
+      if (!TRANSIENT.contains(reply.status()) || !pause(attempt, deadline)) {
+        break;
+      }
+    }
+    return failed(JudgeOutcome.JUDGE_ERROR, last + " (" + settings.maxAttempts() + " attempts at most)", false, null);
+  }
+
+  /** One POST, given up at the deadline; the slot is held until the call really ends. */
+  private HttpReply within(ObjectNode params, long remainingNanos) throws TimeoutException {
+    long start = System.nanoTime();
+    try {
+      if (slots != null && !slots.tryAcquire(remainingNanos, TimeUnit.NANOSECONDS)) {
+        throw new TimeoutException("no free judge slot (judge_endpoint_max_concurrency "
+            + settings.maxConcurrency() + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.util.concurrent.CancellationException("interrupted while waiting for the judge");
+    }
+    FutureTask<HttpReply> task = new FutureTask<>(() -> {
+      try {
+        return client.post(settings.server(), "/v1/responses", params, Map.of());
+      } finally {
+        if (slots != null) {
+          slots.release();
+        }
+      }
+    });
+    Thread thread = Thread.ofVirtual().name("judge-" + settings.server()).start(task);
+    try {
+      return task.get(Math.max(1, remainingNanos - (System.nanoTime() - start)), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      thread.interrupt();
+      throw new TimeoutException("the call was still running");
+    } catch (InterruptedException e) {
+      thread.interrupt();
+      Thread.currentThread().interrupt();
+      throw new java.util.concurrent.CancellationException("interrupted while waiting for the judge");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private <T> JudgeOutcome<T> read(ObjectNode params, HttpReply reply, VerdictParser<T> parser) {
+    JsonNode response;
+    try {
+      response = reply.json();
+    } catch (RuntimeException e) {
+      return failed(JudgeOutcome.JUDGE_ERROR, "the judge answered 200 with a body that is not JSON", false, null);
+    }
+    ObjectNode exchange = Json.object();
+    exchange.set("responses_create_params", params);
+    exchange.set("response", response);
+    Optional<String> text = lastMessageText(response);
+    if (text.isEmpty()) {
+      return failed(JudgeOutcome.JUDGE_UNPARSEABLE, "the judge's last output item is not a message with text",
+          false, exchange);
+    }
+    Optional<T> verdict = parser.parse(text.get());
+    if (verdict.isEmpty()) {
+      return failed(JudgeOutcome.JUDGE_UNPARSEABLE, "the judge answered without a recognizable verdict: "
+          + abbreviate(text.get()), false, exchange);
+    }
+    return new JudgeOutcome.Verdict<>(verdict.get(), text.get(), exchange);
+  }
+
+  /** The text of the last content part of the last output item, when that item is a message. */
+  public static Optional<String> lastMessageText(JsonNode response) {
+    JsonNode output = response.path("output");
+    if (!output.isArray() || output.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode last = output.get(output.size() - 1);
+    JsonNode content = last.path("content");
+    if (!"message".equals(last.path("type").asString("")) || !content.isArray() || content.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode text = content.get(content.size() - 1).path("text");
+    return text.isString() ? Optional.of(text.stringValue()) : Optional.empty();
+  }
+
+  /** Waits before the next attempt; false when there is none or the wait would pass the deadline. */
+  private boolean pause(int attempt, long deadline) {
+    if (attempt >= settings.maxAttempts()) {
+      return false;
+    }
+    long cap = settings.maxBackoff().toMillis();
+    long exponential = Math.min(cap, settings.initialBackoff().toMillis() << Math.min(attempt - 1, 20));
+    long delay = exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1);
+    if (System.nanoTime() + Duration.ofMillis(delay).toNanos() >= deadline) {
+      return false;
+    }
+    try {
+      Thread.sleep(delay);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.util.concurrent.CancellationException("interrupted during the judge's retry backoff");
+    }
+  }
+
+  private <T> JudgeOutcome<T> timedOut(String last) {
+    return failed(JudgeOutcome.JUDGE_ERROR, "no judge verdict within " + seconds(settings.timeout())
+        + " s (judge_timeout_seconds); last: " + last, true, null);
+  }
+
+  private <T> JudgeOutcome<T> failed(String failureClass, String message, boolean timedOut, ObjectNode exchange) {
+    return new JudgeOutcome.Failed<>(failureClass, "judge " + settings.server() + ": " + message, timedOut,
+        Optional.ofNullable(exchange));
+  }
+
+  private static String describe(UpstreamException e) {
+    return e.getMessage() == null ? e.kind().name().toLowerCase(java.util.Locale.ROOT) : abbreviate(e.getMessage());
+  }
+
+  private static String seconds(Duration duration) {
+    return duration.toMillis() % 1000 == 0 ? String.valueOf(duration.toSeconds())
+        : String.valueOf(duration.toMillis() / 1000.0);
+  }
+
+  static String abbreviate(String text) {
+    String flat = text.strip();
+    return flat.length() <= 200 ? flat : flat.substring(0, 200) + "…";
+  }
+}
