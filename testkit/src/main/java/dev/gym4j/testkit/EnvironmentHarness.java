@@ -100,7 +100,16 @@ public final class EnvironmentHarness implements AutoCloseable {
 
   /** The /run result of the recorded rollout replayed through the live agent loop. */
   public JsonNode replay(JsonNode recorded) {
+    return replay(recorded, List.of());
+  }
+
+  /**
+   * The /run result of the recorded rollout replayed through the live agent loop, the scripted model
+   * giving {@code after} (a judge's answers, say) once the recorded turns are used up.
+   */
+  public JsonNode replay(JsonNode recorded, List<Answer> after) {
     Replay.turns(outputItems(recorded.get("response"))).forEach(model::enqueue);
+    after.forEach(model::enqueue);
     HttpReply reply = client().post(agent, "/run", task(recorded), Map.of());
     if (reply.status() != 200) {
       throw new AssertionError("run answered " + reply.status() + ": " + reply.text());

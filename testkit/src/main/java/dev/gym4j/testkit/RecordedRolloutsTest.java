@@ -67,6 +67,14 @@ public abstract class RecordedRolloutsTest {
     return true;
   }
 
+  /**
+   * What the scripted model answers to the environment's own model calls (an LLM judge) after the recorded
+   * turns; none by default. LLM-judged environments return {@link Replay#judgeAnswers}, the recorded verdicts.
+   */
+  protected List<Answer> judgeAnswers(JsonNode recorded) {
+    return List.of();
+  }
+
   /** The reward the current NeMo Gym rule gives where it differs from the recorded one (see INDEX.md). */
   protected double expectedReward(String file, int line, JsonNode recorded) {
     return recorded.get("reward").asDouble();
@@ -107,6 +115,7 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> verifyGivesTheRecordedRewards() {
     return recorded().stream().map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
+      judgeAnswers(row.json()).forEach(harness.model()::enqueue);
       JsonNode verdict = gymnasium() ? harness.episode(row.json()) : harness.verify(row.json());
       assertReward(row, verdict);
     }));
@@ -115,7 +124,8 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> replayThroughTheAgentReachesTheRecordedRewards() {
     return recorded().stream().filter(row -> replayable(row.json()))
-        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> assertReward(row, harness.replay(row.json()))));
+        .map(row -> DynamicTest.dynamicTest(row.toString(),
+            () -> assertReward(row, harness.replay(row.json(), judgeAnswers(row.json())))));
   }
 
   private void assertReward(Recorded row, JsonNode verdict) {

@@ -34,4 +34,20 @@ public final class Replay {
     }
     return turns;
   }
+
+  /**
+   * The judge's recorded answers, in order, from a rollout's {@code judge_evaluations} (NeMo Gym's record
+   * of each judge call: {@code responses_create_params} and {@code response}): a scripted judge that
+   * replays them gives an LLM-judged environment the verdicts NeMo Gym's judge gave.
+   */
+  public static List<Answer> judgeAnswers(JsonNode recorded) {
+    List<Answer> answers = new ArrayList<>();
+    for (JsonNode evaluation : recorded.path("judge_evaluations")) {
+      JsonNode output = evaluation.path("response").path("output");
+      if (output.isArray()) {
+        answers.add(Answer.output((ArrayNode) output));
+      }
+    }
+    return answers;
+  }
 }
