@@ -110,7 +110,8 @@ public final class Judge {
   private <T> JudgeOutcome<T> call(ObjectNode params, VerdictParser<T> parser) {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     String last = "no attempt was made";
-    for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
+    int attempt = 1;
+    for (; attempt <= settings.maxAttempts(); attempt++) {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
         return timedOut(last);
@@ -134,11 +135,13 @@ public final class Judge {
         return read(params, reply, parser);
       }
       last = "the judge answered " + reply.status() + ": " + abbreviate(reply.text());
-      if (!TRANSIENT.contains(reply.status()) || !pause(attempt, deadline)) {
+      // a model server's failure of its own upstream comes after that server's retries: not retried again
+      if (!TRANSIENT.contains(reply.status()) || reply.upstreamFailure() || !pause(attempt, deadline)) {
         break;
       }
     }
-    return failed(JudgeOutcome.JUDGE_ERROR, last + " (" + settings.maxAttempts() + " attempts at most)", false, null);
+    return failed(JudgeOutcome.JUDGE_ERROR, last + " (attempt " + Math.min(attempt, settings.maxAttempts())
+        + " of at most " + settings.maxAttempts() + ")", false, null);
   }
 
   /** One POST, given up at the deadline; the slot is held until the call really ends. */

@@ -1,5 +1,8 @@
 package dev.gym4j.judge;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -7,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.gym4j.config.ConfigException;
+import dev.gym4j.server.ServerContext;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A judge prompt with named fields, read as NeMo Gym reads its templates (Python's {@code str.format}):
@@ -62,6 +67,28 @@ public final class PromptTemplate {
     }
     parts.add(literal.toString());
     return new PromptTemplate(text, List.copyOf(parts));
+  }
+
+  /**
+   * The template a server's config gives: {@code judge_prompt_template} (the text), else
+   * {@code judge_prompt_template_fpath} (a file, read as UTF-8 and stripped, as NeMo Gym reads it; relative
+   * to the working directory), else {@code fallback}, the environment's own.
+   */
+  public static PromptTemplate configured(ServerContext context, String fallback) {
+    JsonNode inline = context.config().path("judge_prompt_template");
+    if (inline.isString()) {
+      return of(inline.stringValue());
+    }
+    JsonNode file = context.config().path("judge_prompt_template_fpath");
+    if (file.isString() && !file.stringValue().isBlank()) {
+      try {
+        return of(Files.readString(Path.of(file.stringValue())).strip());
+      } catch (IOException e) {
+        throw new ConfigException(context.path("judge_prompt_template_fpath") + ": cannot read "
+            + file.stringValue() + " (" + e.getClass().getSimpleName() + ")");
+      }
+    }
+    return of(fallback);
   }
 
   /** The names of the fields the template uses, in order of first use. */

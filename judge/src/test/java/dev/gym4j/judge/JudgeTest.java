@@ -90,7 +90,7 @@ class JudgeTest {
       JudgeOutcome<String> outcome = new Judge(down, fast()).ask("prompt", EQUIVALENCE);
       JudgeOutcome.Failed<String> failed = (JudgeOutcome.Failed<String>) outcome;
       assertThat(failed.failureClass()).isEqualTo("judge_error");
-      assertThat(failed.message()).contains("judge judge_model").contains("3 attempts");
+      assertThat(failed.message()).contains("judge judge_model").contains("attempt 3 of at most 3");
       assertThat(failed.evaluation()).isEmpty();
       assertThatThrownBy(outcome::orThrow).isInstanceOfSatisfying(RolloutFailure.class, e -> {
         assertThat(e.failureClass()).isEqualTo("judge_error");
