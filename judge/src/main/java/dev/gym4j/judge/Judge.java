@@ -74,20 +74,38 @@ public final class Judge {
   /**
    * Asks the judge once: a system message (left out when blank, as NeMo Gym does) and the user prompt on top
    * of {@code judge_responses_create_params}. The verdict is read from the text of the last content part of
-   * the judge's last output item, which must be a message (NeMo Gym's rule).
+   * the judge's last output item, which must be a message (NeMo Gym's rule). With
+   * {@code use_chat_completions_for_judge} the call is {@code /v1/chat/completions} instead, with NeMo Gym's
+   * {@code max_tokens}, {@code temperature} and {@code top_p} taken from the create params (or 64, 0 and 1),
+   * and the verdict is read from the first choice's message, stripped.
    */
   public <T> JudgeOutcome<T> ask(String systemMessage, String prompt, VerdictParser<T> parser) {
-    ObjectNode params = settings.createParams().deepCopy();
-    ArrayNode input = params.putArray("input");
+    ObjectNode params = settings.chatCompletions() ? Json.object() : settings.createParams().deepCopy();
+    ArrayNode messages = params.putArray(settings.chatCompletions() ? "messages" : "input");
     if (!systemMessage.isBlank()) {
-      input.addObject().put("role", "system").put("content", systemMessage).put("type", "message");
+      messages.addObject().put("role", "system").put("content", systemMessage);
     }
-    input.addObject().put("role", "user").put("content", prompt).put("type", "message");
+    messages.addObject().put("role", "user").put("content", prompt);
+    if (settings.chatCompletions()) {
+      ObjectNode base = settings.createParams();
+      params.set("max_tokens", orDefault(base.get("max_output_tokens"), Json.toTree(64)));
+      params.set("temperature", orDefault(base.get("temperature"), Json.toTree(0.0)));
+      params.set("top_p", orDefault(base.get("top_p"), Json.toTree(1.0)));
+    } else {
+      messages.forEach(message -> ((ObjectNode) message).put("type", "message"));
+    }
     JudgeOutcome<T> outcome = call(params, parser);
     io.micrometer.core.instrument.Counter.builder("gym4j.judge.calls").tag("judge", settings.server())
         .tag("outcome", outcome instanceof JudgeOutcome.Failed<T> f ? f.failureClass() : "verdict")
         .register(Metrics.REGISTRY).increment();
     return outcome;
+  }
+
+  /** Python's {@code x or default}: null, 0, false and "" fall back. */
+  private static JsonNode orDefault(JsonNode value, JsonNode fallback) {
+    boolean falsy = value == null || value.isNull() || (value.isNumber() && value.asDouble() == 0)
+        || (value.isBoolean() && !value.asBoolean()) || (value.isString() && value.stringValue().isEmpty());
+    return falsy ? fallback : value;
   }
 
   /**
@@ -158,7 +176,8 @@ public final class Judge {
     }
     FutureTask<HttpReply> task = new FutureTask<>(() -> {
       try {
-        return client.post(settings.server(), "/v1/responses", params, Map.of());
+        return client.post(settings.server(), settings.chatCompletions() ? "/v1/chat/completions" : "/v1/responses",
+            params, Map.of());
       } finally {
         if (slots != null) {
           slots.release();
@@ -191,9 +210,9 @@ public final class Judge {
       return failed(JudgeOutcome.JUDGE_ERROR, "the judge answered 200 with a body that is not JSON", false, null);
     }
     ObjectNode exchange = Json.object();
-    exchange.set("responses_create_params", params);
+    exchange.set(settings.chatCompletions() ? "chat_completion_create_params" : "responses_create_params", params);
     exchange.set("response", response);
-    Optional<String> text = lastMessageText(response);
+    Optional<String> text = settings.chatCompletions() ? chatText(response) : lastMessageText(response);
     if (text.isEmpty()) {
       return failed(JudgeOutcome.JUDGE_UNPARSEABLE, "the judge's last output item is not a message with text",
           false, exchange);
@@ -219,6 +238,12 @@ public final class Judge {
     }
     JsonNode text = content.get(content.size() - 1).path("text");
     return text.isString() ? Optional.of(text.stringValue()) : Optional.empty();
+  }
+
+  /** The first choice's message content, stripped ("" for none), as NeMo Gym reads a chat judge. */
+  static Optional<String> chatText(JsonNode completion) {
+    JsonNode content = completion.path("choices").path(0).path("message").path("content");
+    return Optional.of(content.isString() ? dev.gym4j.text.PythonText.strip(content.stringValue()) : "");
   }
 
   /** Waits before the next attempt; false when there is none or the wait would pass the deadline. */

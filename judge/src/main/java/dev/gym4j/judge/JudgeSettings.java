@@ -14,14 +14,15 @@ import tools.jackson.databind.node.ObjectNode;
  * How an environment reaches its judge, from its config block. NeMo Gym's keys: {@code judge_model_server}
  * ({@code {type: responses_api_models, name: …}}, required), {@code judge_responses_create_params} (the
  * request every judge call starts from; {@code input} is replaced), {@code judge_endpoint_max_concurrency}
- * (calls in flight at once, default 64, null for no bound) and {@code check_twice_swap}. gym4j's own:
+ * (calls in flight at once, default 64, null for no bound), {@code check_twice_swap} and
+ * {@code use_chat_completions_for_judge} (ask on {@code /v1/chat/completions}). gym4j's own:
  * {@code judge_timeout_seconds} (one call, retries included; default 300), {@code judge_max_attempts}
  * (default 3) and {@code judge_initial_backoff_seconds} / {@code judge_max_backoff_seconds} (1 and 20).
  *
  * @param maxConcurrency 0 for no bound
  */
 public record JudgeSettings(String server, ObjectNode createParams, int maxConcurrency, Duration timeout,
-    int maxAttempts, Duration initialBackoff, Duration maxBackoff, boolean checkTwiceSwap) {
+    int maxAttempts, Duration initialBackoff, Duration maxBackoff, boolean checkTwiceSwap, boolean chatCompletions) {
 
   public JudgeSettings {
     if (maxConcurrency < 0 || maxAttempts < 1 || timeout.isNegative() || timeout.isZero()) {
@@ -34,7 +35,7 @@ public record JudgeSettings(String server, ObjectNode createParams, int maxConcu
   /** Defaults for a judge behind the named model server. */
   public static JudgeSettings of(String server) {
     return new JudgeSettings(server, Json.object(), 64, Duration.ofSeconds(300), 3, Duration.ofSeconds(1),
-        Duration.ofSeconds(20), false);
+        Duration.ofSeconds(20), false, false);
   }
 
   /** The settings in a server's config block; a bad value is a config error naming its key. */
@@ -57,26 +58,33 @@ public record JudgeSettings(String server, ObjectNode createParams, int maxConcu
         positive(context, "judge_max_attempts", d.maxAttempts),
         seconds(context, "judge_initial_backoff_seconds", d.initialBackoff),
         seconds(context, "judge_max_backoff_seconds", d.maxBackoff),
-        config.path("check_twice_swap").asBoolean(false));
+        config.path("check_twice_swap").asBoolean(false),
+        config.path("use_chat_completions_for_judge").asBoolean(false));
   }
 
   public JudgeSettings withTimeout(Duration value) {
     return new JudgeSettings(server, createParams, maxConcurrency, value, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap);
+        checkTwiceSwap, chatCompletions);
   }
 
   public JudgeSettings withRetries(int attempts, Duration initial, Duration max) {
-    return new JudgeSettings(server, createParams, maxConcurrency, timeout, attempts, initial, max, checkTwiceSwap);
+    return new JudgeSettings(server, createParams, maxConcurrency, timeout, attempts, initial, max, checkTwiceSwap,
+        chatCompletions);
   }
 
   public JudgeSettings withMaxConcurrency(int value) {
     return new JudgeSettings(server, createParams, value, timeout, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap);
+        checkTwiceSwap, chatCompletions);
   }
 
   public JudgeSettings withCheckTwiceSwap(boolean value) {
     return new JudgeSettings(server, createParams, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
-        value);
+        value, chatCompletions);
+  }
+
+  public JudgeSettings withChatCompletions(boolean value) {
+    return new JudgeSettings(server, createParams, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
+        checkTwiceSwap, value);
   }
 
   private static int positive(ServerContext context, String key, int fallback) {

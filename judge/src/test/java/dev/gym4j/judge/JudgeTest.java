@@ -63,6 +63,22 @@ class JudgeTest {
   }
 
   @Test
+  void aChatCompletionsJudgeGetsNemoGymsParametersAndIsReadFromItsFirstChoice() {
+    JudgeSettings settings = fast().withChatCompletions(true);
+    settings.createParams().put("temperature", 0.5);
+    upstream.enqueue(Answer.text("  [[A=B]]\n"));
+    JudgeOutcome<String> outcome = judge(settings).ask("system", "prompt", EQUIVALENCE);
+    assertThat(outcome.orThrow()).isEqualTo("[[A=B]]");
+    ScriptedUpstream.Received sent = upstream.received().getFirst();
+    assertThat(sent.path()).isEqualTo("/v1/chat/completions");
+    assertThat(sent.body().get("messages")).hasSize(2);
+    assertThat(sent.body().get("max_tokens").asInt()).isEqualTo(64);
+    assertThat(sent.body().get("temperature").asDouble()).isEqualTo(0.5);
+    assertThat(((JudgeOutcome.Verdict<String>) outcome).text()).isEqualTo("[[A=B]]");
+    assertThat(outcome.evaluation().orElseThrow().has("chat_completion_create_params")).isTrue();
+  }
+
+  @Test
   void aBlankSystemMessageIsLeftOut() {
     upstream.enqueue(Answer.text("[[A!=B]]"));
     judge(fast()).ask("", "prompt", EQUIVALENCE);
