@@ -71,13 +71,23 @@ public final class PromptTemplate {
 
   /**
    * The template a server's config gives: {@code judge_prompt_template} (the text), else
-   * {@code judge_prompt_template_fpath} (a file, read as UTF-8 and stripped, as NeMo Gym reads it; relative
-   * to the working directory), else {@code fallback}, the environment's own.
+   * {@code judge_prompt_template_fpath} (a file, read as UTF-8 and stripped, as NeMo Gym reads it), else
+   * {@code judge_prompt_path} (NeMo Gym's YAML file with the prompt under {@code user}), else
+   * {@code fallback}, the environment's own. Relative paths are relative to the working directory.
    */
   public static PromptTemplate configured(ServerContext context, String fallback) {
     JsonNode inline = context.config().path("judge_prompt_template");
     if (inline.isString()) {
       return of(inline.stringValue());
+    }
+    JsonNode yaml = context.config().path("judge_prompt_path");
+    if (yaml.isString() && !yaml.stringValue().isBlank()) {
+      JsonNode user = dev.gym4j.config.Yaml.read(Path.of(yaml.stringValue())).path("user");
+      if (!user.isString()) {
+        throw new ConfigException(context.path("judge_prompt_path") + ": " + yaml.stringValue()
+            + " has no 'user' prompt");
+      }
+      return of(user.stringValue());
     }
     JsonNode file = context.config().path("judge_prompt_template_fpath");
     if (file.isString() && !file.stringValue().isBlank()) {

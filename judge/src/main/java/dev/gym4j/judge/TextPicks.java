@@ -60,6 +60,35 @@ public final class TextPicks {
   }
 
   /**
+   * The last assistant message that has text, its parts joined by newlines and stripped; "" when none has
+   * any (the simpleqa and omniscience servers' {@code extract_text_from_response}).
+   */
+  public static String lastAssistantMessage(JsonNode output) {
+    for (int i = output.size() - 1; i >= 0; i--) {
+      JsonNode item = output.get(i);
+      if (!"message".equals(item.path("type").asString("")) || !"assistant".equals(item.path("role").asString(""))) {
+        continue;
+      }
+      JsonNode content = item.path("content");
+      StringBuilder texts = new StringBuilder();
+      int count = 0;
+      if (content.isString()) {
+        texts.append(content.stringValue());
+        count = 1;
+      }
+      for (JsonNode part : content.isArray() ? content : dev.gym4j.json.Json.array()) {
+        if (part.path("text").isString()) {
+          texts.append(count++ == 0 ? "" : "\n").append(part.get("text").stringValue());
+        }
+      }
+      if (count > 0) {
+        return PythonText.strip(texts.toString());
+      }
+    }
+    return "";
+  }
+
+  /**
    * The last match of {@code regex} in the text (multi-line, dot matches newlines): its first non-blank
    * group, else the whole match, stripped; the text itself when the regex is null, invalid or finds nothing.
    */

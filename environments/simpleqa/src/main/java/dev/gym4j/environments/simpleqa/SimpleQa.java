@@ -1,16 +1,13 @@
 package dev.gym4j.environments.simpleqa;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.gym4j.config.ConfigException;
-import dev.gym4j.config.Yaml;
 import dev.gym4j.json.Json;
 import dev.gym4j.judge.Judge;
 import dev.gym4j.judge.JudgeOutcome;
 import dev.gym4j.judge.PromptTemplate;
-import dev.gym4j.judge.VerdictParser;
+import dev.gym4j.judge.TextPicks;
 import dev.gym4j.resources.ResourcesServer;
 import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
@@ -50,22 +47,12 @@ public final class SimpleQa extends ResourcesServer {
   @Override
   protected void start() {
     judge = Judge.from(context());
-    JsonNode promptPath = context().config().path("judge_prompt_path");
-    if (promptPath.isString()) {
-      JsonNode user = Yaml.read(Path.of(promptPath.stringValue())).path("user");
-      if (!user.isString()) {
-        throw new ConfigException(context().path("judge_prompt_path") + ": " + promptPath.stringValue()
-            + " has no 'user' prompt");
-      }
-      template = PromptTemplate.of(user.stringValue());
-    } else {
-      template = PromptTemplate.configured(context(), DEFAULT_PROMPT);
-    }
+    template = PromptTemplate.configured(context(), DEFAULT_PROMPT);
   }
 
   @Override
   protected Verification verify(VerifyRequest request, Session session) {
-    String generation = lastAssistantText(request.json().path("response").path("output"));
+    String generation = TextPicks.lastAssistantMessage(request.json().path("response").path("output"));
     String expected = text(request.field("expected_answer"));
     String prompt = template.render(Map.of("question", text(request.field("question")), "expected_answer",
         expected, "generation", generation));
@@ -96,32 +83,6 @@ public final class SimpleQa extends ResourcesServer {
       }
     }
     return Optional.empty();
-  }
-
-  /** The last assistant message with text, its parts joined by newlines and stripped; "" when none has any. */
-  static String lastAssistantText(JsonNode output) {
-    for (int i = output.size() - 1; i >= 0; i--) {
-      JsonNode item = output.get(i);
-      if (!"message".equals(item.path("type").asString("")) || !"assistant".equals(item.path("role").asString(""))) {
-        continue;
-      }
-      JsonNode content = item.path("content");
-      StringBuilder texts = new StringBuilder();
-      int count = 0;
-      if (content.isString()) {
-        texts.append(content.stringValue());
-        count = 1;
-      }
-      for (JsonNode part : content.isArray() ? content : Json.array()) {
-        if (part.path("text").isString()) {
-          texts.append(count++ == 0 ? "" : "\n").append(part.get("text").stringValue());
-        }
-      }
-      if (count > 0) {
-        return PythonText.strip(texts.toString());
-      }
-    }
-    return "";
   }
 
   /** NeMo Gym's {@code body.x or ""}. */
