@@ -92,6 +92,30 @@ public interface VerdictParser<T> {
     };
   }
 
+  /**
+   * A grade letter as NeMo Gym's omniscience and abstention servers read one: the whole stripped text, or its
+   * last line, when that is exactly one of the letters; else the first of the letters, in the given order,
+   * that occurs anywhere in the text (NeMo Gym then falls back to a fixed grade; here there is none).
+   */
+  static VerdictParser<String> letterGrade(String letters) {
+    return text -> {
+      String cleaned = dev.gym4j.text.PythonText.strip(tail(text));
+      if (cleaned.length() == 1 && letters.contains(cleaned)) {
+        return Optional.of(cleaned);
+      }
+      String lastLine = dev.gym4j.text.PythonText.strip(cleaned.substring(cleaned.lastIndexOf('\n') + 1));
+      if (lastLine.length() == 1 && letters.contains(lastLine)) {
+        return Optional.of(lastLine);
+      }
+      for (char letter : letters.toCharArray()) {
+        if (cleaned.indexOf(letter) >= 0) {
+          return Optional.of(String.valueOf(letter));
+        }
+      }
+      return Optional.empty();
+    };
+  }
+
   /** One of the given letters standing alone (not inside a word), the first such in the text. */
   static VerdictParser<String> letter(String letters) {
     if (!letters.matches("[A-Za-z]+")) {

@@ -9,6 +9,7 @@ import dev.gym4j.judge.Judge;
 import dev.gym4j.judge.JudgeOutcome;
 import dev.gym4j.judge.PromptTemplate;
 import dev.gym4j.judge.TextPicks;
+import dev.gym4j.judge.VerdictParser;
 import dev.gym4j.resources.ResourcesServer;
 import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
@@ -78,20 +79,7 @@ public final class Omniscience extends ResourcesServer {
 
   /** NeMo Gym's parse_judge_grade (resources_servers/omniscience/app.py), without its fallback to B. */
   static Optional<String> grade(String judgeText) {
-    String cleaned = PythonText.strip(judgeText);
-    if (cleaned.length() == 1 && GRADES.contains(cleaned)) {
-      return Optional.of(cleaned);
-    }
-    String lastLine = PythonText.strip(cleaned.substring(cleaned.lastIndexOf('\n') + 1));
-    if (lastLine.length() == 1 && GRADES.contains(lastLine)) {
-      return Optional.of(lastLine);
-    }
-    for (char letter : GRADES.toCharArray()) {
-      if (cleaned.indexOf(letter) >= 0) {
-        return Optional.of(String.valueOf(letter));
-      }
-    }
-    return Optional.empty();
+    return VerdictParser.letterGrade(GRADES).parse(judgeText);
   }
 
   /** Reasoning blocks removed, and anything up to a stray closing tag; stripped. */
