@@ -38,23 +38,39 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Judge {
   private static final Set<Integer> TRANSIENT = Set.of(429, 500, 502, 503, 504);
 
+  /** Which text of a Responses answer the verdict is read from. */
+  public enum Reading {
+    /** The last content part of the last output item, which must be a message (NeMo Gym's judges, mostly). */
+    LAST_PART,
+    /** Every {@code output_text} of every message, joined, stripped: the Responses API's {@code output_text}. */
+    OUTPUT_TEXT
+  }
+
   private final ServerClient client;
   private final JudgeSettings settings;
   private final Semaphore slots;
+  private final Reading reading;
 
   public Judge(ServerClient client, JudgeSettings settings) {
-    this(client, settings, settings.maxConcurrency() == 0 ? null : new Semaphore(settings.maxConcurrency(), true));
+    this(client, settings, settings.maxConcurrency() == 0 ? null : new Semaphore(settings.maxConcurrency(), true),
+        Reading.LAST_PART);
   }
 
-  private Judge(ServerClient client, JudgeSettings settings, Semaphore slots) {
+  private Judge(ServerClient client, JudgeSettings settings, Semaphore slots, Reading reading) {
     this.client = client;
     this.settings = settings;
     this.slots = slots;
+    this.reading = reading;
   }
 
   /** The same judge, sharing its slots, with another deadline per call (for a task that needs longer). */
   public Judge withTimeout(Duration timeout) {
-    return new Judge(client, settings.withTimeout(timeout), slots);
+    return new Judge(client, settings.withTimeout(timeout), slots, reading);
+  }
+
+  /** The same judge, sharing its slots, reading its verdicts from another part of its answers. */
+  public Judge reading(Reading value) {
+    return new Judge(client, settings, slots, value);
   }
 
   /** The judge an environment's config names (see {@link JudgeSettings#from}). */
@@ -212,7 +228,9 @@ public final class Judge {
     ObjectNode exchange = Json.object();
     exchange.set(settings.chatCompletions() ? "chat_completion_create_params" : "responses_create_params", params);
     exchange.set("response", response);
-    Optional<String> text = settings.chatCompletions() ? chatText(response) : lastMessageText(response);
+    Optional<String> text = settings.chatCompletions() ? chatText(response)
+        : reading == Reading.OUTPUT_TEXT ? Optional.of(dev.gym4j.text.PythonText.strip(outputText(response)))
+        : lastMessageText(response);
     if (text.isEmpty()) {
       return failed(JudgeOutcome.JUDGE_UNPARSEABLE, "the judge's last output item is not a message with text",
           false, exchange);
@@ -238,6 +256,21 @@ public final class Judge {
     }
     JsonNode text = content.get(content.size() - 1).path("text");
     return text.isString() ? Optional.of(text.stringValue()) : Optional.empty();
+  }
+
+  /** Every {@code output_text} part of every message of a Responses answer, joined. */
+  static String outputText(JsonNode response) {
+    StringBuilder text = new StringBuilder();
+    for (JsonNode item : response.path("output")) {
+      if ("message".equals(item.path("type").asString(""))) {
+        for (JsonNode part : item.path("content")) {
+          if ("output_text".equals(part.path("type").asString("")) && part.path("text").isString()) {
+            text.append(part.get("text").stringValue());
+          }
+        }
+      }
+    }
+    return text.toString();
   }
 
   /** The first choice's message content, stripped ("" for none), as NeMo Gym reads a chat judge. */

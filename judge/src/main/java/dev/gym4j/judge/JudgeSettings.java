@@ -62,6 +62,12 @@ public record JudgeSettings(String server, ObjectNode createParams, int maxConcu
         config.path("use_chat_completions_for_judge").asBoolean(false));
   }
 
+  /** The same settings with another base request (e.g. NeMo Gym aalcr's judge_responses_create_params_overrides). */
+  public JudgeSettings withCreateParams(ObjectNode value) {
+    return new JudgeSettings(server, value, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
+        checkTwiceSwap, chatCompletions);
+  }
+
   public JudgeSettings withTimeout(Duration value) {
     return new JudgeSettings(server, createParams, maxConcurrency, value, maxAttempts, initialBackoff, maxBackoff,
         checkTwiceSwap, chatCompletions);
