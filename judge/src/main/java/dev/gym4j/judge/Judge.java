@@ -228,9 +228,9 @@ public final class Judge {
     ObjectNode exchange = Json.object();
     exchange.set(settings.chatCompletions() ? "chat_completion_create_params" : "responses_create_params", params);
     exchange.set("response", response);
-    Optional<String> text = settings.chatCompletions() ? chatText(response)
-        : reading == Reading.OUTPUT_TEXT ? Optional.of(dev.gym4j.text.PythonText.strip(outputText(response)))
-        : lastMessageText(response);
+    Optional<String> text = settings.chatCompletions() ? AnswerText.chat(response)
+        : reading == Reading.LAST_PART ? AnswerText.lastMessageText(response)
+        : Optional.of(dev.gym4j.text.PythonText.strip(AnswerText.outputText(response)));
     if (text.isEmpty()) {
       return failed(JudgeOutcome.JUDGE_UNPARSEABLE, "the judge's last output item is not a message with text",
           false, exchange);
@@ -241,42 +241,6 @@ public final class Judge {
           + abbreviate(text.get()), false, exchange);
     }
     return new JudgeOutcome.Verdict<>(verdict.get(), text.get(), exchange);
-  }
-
-  /** The text of the last content part of the last output item, when that item is a message. */
-  public static Optional<String> lastMessageText(JsonNode response) {
-    JsonNode output = response.path("output");
-    if (!output.isArray() || output.isEmpty()) {
-      return Optional.empty();
-    }
-    JsonNode last = output.get(output.size() - 1);
-    JsonNode content = last.path("content");
-    if (!"message".equals(last.path("type").asString("")) || !content.isArray() || content.isEmpty()) {
-      return Optional.empty();
-    }
-    JsonNode text = content.get(content.size() - 1).path("text");
-    return text.isString() ? Optional.of(text.stringValue()) : Optional.empty();
-  }
-
-  /** Every {@code output_text} part of every message of a Responses answer, joined. */
-  static String outputText(JsonNode response) {
-    StringBuilder text = new StringBuilder();
-    for (JsonNode item : response.path("output")) {
-      if ("message".equals(item.path("type").asString(""))) {
-        for (JsonNode part : item.path("content")) {
-          if ("output_text".equals(part.path("type").asString("")) && part.path("text").isString()) {
-            text.append(part.get("text").stringValue());
-          }
-        }
-      }
-    }
-    return text.toString();
-  }
-
-  /** The first choice's message content, stripped ("" for none), as NeMo Gym reads a chat judge. */
-  static Optional<String> chatText(JsonNode completion) {
-    JsonNode content = completion.path("choices").path(0).path("message").path("content");
-    return Optional.of(content.isString() ? dev.gym4j.text.PythonText.strip(content.stringValue()) : "");
   }
 
   /** Waits before the next attempt; false when there is none or the wait would pass the deadline. */

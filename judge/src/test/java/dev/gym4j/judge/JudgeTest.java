@@ -58,7 +58,7 @@ class JudgeTest {
     JsonNode exchange = outcome.evaluation().orElseThrow();
     assertThat(exchange.at("/responses_create_params/input/0/role").asString()).isEqualTo("system");
     assertThat(exchange.at("/responses_create_params/input/1/content").asString()).isEqualTo("Is 4 the same as four?");
-    assertThat(Judge.lastMessageText(exchange.get("response"))).contains("Both say four. [[A=B]]");
+    assertThat(AnswerText.lastMessageText(exchange.get("response"))).contains("Both say four. [[A=B]]");
     assertThat(upstream.received().getFirst().path()).isEqualTo("/v1/responses");
   }
 

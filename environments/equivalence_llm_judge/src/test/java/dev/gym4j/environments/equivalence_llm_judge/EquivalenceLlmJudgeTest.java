@@ -119,6 +119,8 @@ class EquivalenceLlmJudgeTest extends RecordedRolloutsTest {
     assertThat(failures).singleElement().satisfies(failure -> {
       assertThat(failure.get("_ng_failure_class").asString()).isEqualTo("judge_error");
       assertThat(failure.has("reward")).isFalse();
+      // the model's finished answer is kept, so that reverify can ask the judge again without the model
+      assertThat(failure.at("/response/output/0/content/0/text").asString()).isEqualTo("Paris");
     });
     assertThat(Json.readLines(output)).isEmpty();
   }
