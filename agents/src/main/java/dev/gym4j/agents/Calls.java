@@ -21,14 +21,25 @@ final class Calls {
   }
 
   /**
-   * A non-2xx answer fails the rollout, with the answer's status when it was the request's fault (4xx) or a
-   * timeout (504), and 502 for any other failure of the server called.
+   * A non-2xx answer fails the rollout, under the failure class the answer names ({@code _ng_failure_class},
+   * e.g. {@code judge_error} from a verify whose judge failed), else under the given one.
    */
   static void requireOk(HttpReply reply, String failureClass, String what) {
     if (!reply.ok()) {
       int status = reply.status();
-      throw new RolloutFailure(failureClass, status == 504 || (status >= 400 && status < 500) ? status : 502,
+      throw new RolloutFailure(namedClass(reply).orElse(failureClass),
+          status == 504 || (status >= 400 && status < 500) ? status : 502,
           what + " answered " + status + ": " + abbreviate(reply.text()), null);
+    }
+  }
+
+  /** The failure class an error body names, if it is a plain snake_case word (the body is not ours to trust). */
+  static java.util.Optional<String> namedClass(HttpReply reply) {
+    try {
+      String named = reply.json().path(dev.gym4j.agent.AgentServer.FAILURE_CLASS).asString("");
+      return named.matches("[a-z][a-z0-9_]{0,63}") ? java.util.Optional.of(named) : java.util.Optional.empty();
+    } catch (RuntimeException notJson) {
+      return java.util.Optional.empty();
     }
   }
 

@@ -99,7 +99,12 @@ public final class SimpleAgent extends AgentServer {
       return verifyRequest;
     }
     HttpReply verify = Calls.call("verify_error", () -> client.post(resourcesServer, "/verify", verifyRequest, cookies));
-    Calls.requireOk(verify, "verify_error", "verify");
+    try {
+      Calls.requireOk(verify, "verify_error", "verify");
+    } catch (RolloutFailure failure) {
+      // the episode is done: keep it with the failure, so that verify can be run again without the model
+      throw failure.withResponse(verifyRequest.get("response"));
+    }
     JsonNode verdict = verify.json();
     if (!(verdict instanceof ObjectNode result) || !verdict.path("reward").isNumber()) {
       throw new RolloutFailure("verify_error", 502, "verify answered without a numeric reward: "

@@ -302,6 +302,10 @@ public final class RolloutCollector {
     if (body != null && body.path(FAILURE_TERMINAL).asBoolean(false)) {
       row.put(FAILURE_TERMINAL, true);
     }
+    // a rollout that failed in verify (a judge_error, say) keeps the model's response, for reverify
+    if (body != null && body.path("response").isObject() && !row.has("response")) {
+      row.set("response", body.get("response"));
+    }
     return row;
   }
 

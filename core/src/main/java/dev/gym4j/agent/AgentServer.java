@@ -32,6 +32,7 @@ public abstract class AgentServer extends GymServer {
   private static dev.gym4j.server.Reply failed(RolloutFailure failure) {
     ObjectNode body = dev.gym4j.server.ErrorBodies.detail(failure.getMessage());
     body.put(FAILURE_CLASS, failure.failureClass());
+    failure.response().ifPresent(response -> body.set("response", response));
     // the failure is final for this attempt: the collector decides whether to try the rollout again
     return dev.gym4j.server.Reply.of(failure.status(), body)
         .withHeader(dev.gym4j.client.ServerClient.UPSTREAM_FAILURE_HEADER, failure.failureClass());

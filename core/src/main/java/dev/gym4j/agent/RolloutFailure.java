@@ -7,11 +7,33 @@ package dev.gym4j.agent;
 public final class RolloutFailure extends RuntimeException {
   private final String failureClass;
   private final int status;
+  private final transient tools.jackson.databind.JsonNode response;
 
   public RolloutFailure(String failureClass, int status, String message, Throwable cause) {
+    this(failureClass, status, message, cause, null);
+  }
+
+  private RolloutFailure(String failureClass, int status, String message, Throwable cause,
+      tools.jackson.databind.JsonNode response) {
     super(message, cause);
     this.failureClass = failureClass;
     this.status = status;
+    this.response = response;
+  }
+
+  /**
+   * The same failure carrying the model's finished response, so that the failures file keeps it and the
+   * rollout can be verified again without the model (a judge that failed, say).
+   */
+  public RolloutFailure withResponse(tools.jackson.databind.JsonNode finished) {
+    RolloutFailure copy = new RolloutFailure(failureClass, status, getMessage(), getCause(), finished);
+    copy.setStackTrace(getStackTrace());
+    return copy;
+  }
+
+  /** The model's finished response, when the rollout failed after it (in verify). */
+  public java.util.Optional<tools.jackson.databind.JsonNode> response() {
+    return java.util.Optional.ofNullable(response);
   }
 
   public String failureClass() {

@@ -146,8 +146,9 @@ public final class ServerClient implements AutoCloseable {
         response = null;
       }
       if (response != null) {
-        HttpReply reply = new HttpReply(response.statusCode(), response.body(), cookies(response));
-        boolean retriedDownstream = response.headers().firstValue(UPSTREAM_FAILURE_HEADER).isPresent();
+        HttpReply reply = new HttpReply(response.statusCode(), response.body(), cookies(response),
+            failureHeaders(response));
+        boolean retriedDownstream = reply.upstreamFailure();
         if (!RETRY_STATUSES.contains(reply.status()) || retriedDownstream || attempt >= settings.maxAttempts()) {
           return reply;
         }
@@ -241,6 +242,20 @@ public final class ServerClient implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted during retry backoff");
     }
+  }
+
+  /** The headers a caller may act on, kept only on failures (a success's headers are never read). */
+  private static Map<String, String> failureHeaders(HttpResponse<?> response) {
+    if (response.statusCode() < 400) {
+      return Map.of();
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    response.headers().map().forEach((name, values) -> {
+      if (!values.isEmpty()) {
+        headers.put(name.toLowerCase(java.util.Locale.ROOT), values.getFirst());
+      }
+    });
+    return headers;
   }
 
   private static Map<String, String> cookies(HttpResponse<?> response) {

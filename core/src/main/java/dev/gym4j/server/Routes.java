@@ -15,6 +15,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import tools.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -176,6 +177,14 @@ public final class Routes {
         result = ErrorBodies.detail(serverName + ": " + e.getMessage());
         LOG.debug("{} {} on {}: upstream failure {}", req.prologue().method().text(), req.path().path(), serverName,
             e.getMessage());
+      } catch (dev.gym4j.agent.RolloutFailure e) {
+        // a typed failure of the rollout (a judge that failed, say): its class travels in the body, so the
+        // agent and the collector file the rollout under it; the header says it is not worth a retry here
+        status = e.status();
+        res.header(ServerClient.UPSTREAM_FAILURE_HEADER, e.failureClass());
+        ObjectNode body = ErrorBodies.detail(serverName + ": " + e.getMessage());
+        body.put(dev.gym4j.agent.AgentServer.FAILURE_CLASS, e.failureClass());
+        result = body;
       } catch (java.util.concurrent.CancellationException e) {
         // the server is stopping under this request
         status = 503;

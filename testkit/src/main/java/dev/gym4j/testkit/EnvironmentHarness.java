@@ -128,6 +128,18 @@ public final class EnvironmentHarness implements AutoCloseable {
   }
 
   /**
+   * The /run result of the recorded rollout replayed through the live agent loop on this harness's scripted
+   * model: it gives the recorded turns, then {@code after} (a judge's recorded answers, say).
+   */
+  public JsonNode replay(JsonNode recorded, List<Answer> after) {
+    for (ArrayNode turn : new Recording("replay", recorded).turns()) {
+      model.enqueue(Answer.output(turn));
+    }
+    after.forEach(model::enqueue);
+    return replay(recorded);
+  }
+
+  /**
    * A Gymnasium episode re-played from a recorded rollout: {@code /reset} with the row, then one
    * {@code /step} per recorded model turn; the answer holds the summed reward and the last step's
    * {@code terminated}, {@code truncated} and {@code info}.

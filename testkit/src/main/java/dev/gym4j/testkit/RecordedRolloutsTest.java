@@ -74,6 +74,14 @@ public abstract class RecordedRolloutsTest {
     return true;
   }
 
+  /**
+   * What the scripted model answers to the environment's own model calls (an LLM judge) after the recorded
+   * turns; none by default. LLM-judged environments return {@link Replay#judgeAnswers}, the recorded verdicts.
+   */
+  protected List<Answer> judgeAnswers(JsonNode recorded) {
+    return List.of();
+  }
+
   /** The reward the current NeMo Gym rule gives where it differs from the recorded one (see INDEX.md). */
   protected double expectedReward(String file, int line, JsonNode recorded) {
     return recorded.get("reward").asDouble();
@@ -150,6 +158,7 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> verifyGivesTheRecordedRewards() {
     return recorded().stream().map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
+      judgeAnswers(row.json()).forEach(harness.model()::enqueue);
       JsonNode verdict = gymnasium() ? harness.episode(row.json()) : harness.verify(row.json());
       assertReward(row, verdict);
     }));
@@ -158,7 +167,11 @@ public abstract class RecordedRolloutsTest {
   @TestFactory
   Stream<DynamicTest> replayThroughTheAgentReachesTheRecordedRewards() {
     return recorded().stream().filter(row -> replayable(row.json()))
-        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> assertReward(row, replaying.replay(row.json()))));
+        .map(row -> DynamicTest.dynamicTest(row.toString(), () -> {
+          List<Answer> judge = judgeAnswers(row.json());
+          // a judged rollout replays on the scripted model, which gives the recorded turns and then the judge's
+          assertReward(row, judge.isEmpty() ? replaying.replay(row.json()) : harness.replay(row.json(), judge));
+        }));
   }
 
   private void assertReward(Recorded row, JsonNode verdict) {
