@@ -104,6 +104,11 @@ public abstract class RecordedRolloutsTest {
     return harness;
   }
 
+  /** The environment with {@code replay_model} answering from the recorded rollouts files. */
+  protected EnvironmentHarness replaying() {
+    return replaying;
+  }
+
   private List<Recorded> recorded() {
     List<Recorded> rows = new ArrayList<>();
     for (String file : rolloutFiles()) {

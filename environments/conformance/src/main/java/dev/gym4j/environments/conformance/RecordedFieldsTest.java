@@ -65,7 +65,7 @@ public abstract class RecordedFieldsTest extends RecordedRolloutsTest {
           task.remove(verifyFields());
           assertFields(file, line, row, harness().verify(task), "verify");
           if (replayable(row)) {
-            assertFields(file, line, row, harness().replay(task), "replay");
+            assertFields(file, line, row, replaying().replay(task), "replay");
           }
           reproduced.incrementAndGet();
         }));
