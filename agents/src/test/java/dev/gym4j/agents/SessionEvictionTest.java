@@ -54,7 +54,8 @@ class SessionEvictionTest {
 
     HttpReply reply = deployment.client().post("agent", "/run", Json.parse(ROW), Map.of());
 
-    assertThat(reply.status()).as(reply.text()).isEqualTo(502);
+    // the environment's 409 is passed on (issue 14, item 7), as a typed failure, never a reward
+    assertThat(reply.status()).as(reply.text()).isEqualTo(409);
     assertThat(reply.json().get("_ng_failure_class").asString()).isEqualTo("verify_error");
     assertThat(reply.json().get("detail").asString()).contains("max_sessions");
     assertThat(reply.json().has("reward")).isFalse();
