@@ -82,24 +82,31 @@ class EvalCommandTest {
           .sorted().toList();
     }
     assertThat(environments).hasSizeGreaterThanOrEqualTo(18);
+    List<String> problems = new java.util.ArrayList<>();
     for (String environment : environments) {
       CapturedCommand eval = new CapturedCommand();
       Path output = dir.resolve(environment + ".jsonl");
       int status = eval.run("eval", "--env", environment, "--output", output.toString());
-      assertThat(status).as(environment + ":\n" + eval.out() + eval.err()).isZero();
-      assertThat(eval.out()).as(environment).contains("no model configured: replaying",
-          "example_rollouts.jsonl", "replay_model");
+      if (status != 0 || !eval.out().contains("no model configured: replaying")) {
+        problems.add(environment + " (exit " + status + "):\n" + eval.out() + eval.err());
+        continue;
+      }
       List<JsonNode> recorded = Json.readLines(Fixtures.environment(environment).resolve("example_rollouts.jsonl"));
       List<JsonNode> replayed = Json.readLines(output);
-      assertThat(replayed).as(environment).hasSize(recorded.size());
+      if (replayed.size() != recorded.size()) {
+        problems.add(environment + ": " + replayed.size() + " of " + recorded.size() + " rollouts");
+      }
       for (JsonNode rollout : replayed) {
         int line = rollout.get("_ng_task_index").asInt() + 1;
         // McqaTest: line 3's "\boxed{\nC: ...}" reads as C under NeMo Gym's current rule; 2025's regex gave 0
         double expected = environment.equals("mcqa") && line == 3 ? 1.0 : recorded.get(line - 1).get("reward")
             .asDouble();
-        assertThat(rollout.get("reward").asDouble()).as("%s line %d", environment, line).isEqualTo(expected);
+        if (rollout.get("reward").asDouble() != expected) {
+          problems.add(environment + " line " + line + ": reward " + rollout.get("reward") + ", recorded " + expected);
+        }
       }
     }
+    assertThat(problems).as("environments whose no-model eval differs from the recording").isEmpty();
   }
 
   @Test
