@@ -51,7 +51,7 @@ class DataCommandTest {
         Files.copy(env.resolve("config.yaml"), copy.resolve("config.yaml"));
         Files.copy(env.resolve("data/example.jsonl"), copy.resolve("data/example.jsonl"));
         assertThat(command.run("data", "validate", copy.resolve("data/example.jsonl").toString()))
-            .as(command.err()).isZero();
+            .as(env + ": " + command.out() + command.err()).isZero();
       }
     }
     assertThat(command.out()).contains("agent_ref checked against the environment's config.yaml");

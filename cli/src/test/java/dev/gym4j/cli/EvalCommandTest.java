@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import dev.gym4j.json.Json;
@@ -78,32 +79,41 @@ class EvalCommandTest {
   void withoutAModelEveryShippedEnvironmentReplaysItsRecordingsToTheRecordedRewards() throws Exception {
     List<String> environments;
     try (Stream<Path> dirs = Files.list(Fixtures.projectRoot().resolve("environments"))) {
-      // LLM-judged environments need a judge model: replay_model serves the policy's recorded turns only (our
-      // judge prompts are our own wording, so NeMo Gym's recorded judge exchanges cannot be matched); their
-      // recorded rewards are reproduced by their own tests with the recorded judge answers scripted
-      environments = dirs.filter(d -> Files.exists(d.resolve("config.yaml")) && !judged(d))
+      // environments NeMo Gym recorded (execute_python is gym4j's own and has no recording to replay); the
+      // LLM-judged ones need a judge model: replay_model serves the policy's recorded turns only (our judge
+      // prompts are our own wording, so NeMo Gym's recorded judge exchanges cannot be matched), and their own
+      // tests reproduce their recorded rewards with the recorded judge answers scripted
+      environments = dirs.filter(d -> Files.exists(d.resolve("data/example_rollouts.jsonl")) && !judged(d))
           .map(d -> d.getFileName().toString())
           .sorted().toList();
     }
     assertThat(environments).hasSizeGreaterThanOrEqualTo(18);
+    List<String> problems = new java.util.ArrayList<>();
     for (String environment : environments) {
       CapturedCommand eval = new CapturedCommand();
       Path output = dir.resolve(environment + ".jsonl");
       int status = eval.run("eval", "--env", environment, "--output", output.toString());
-      assertThat(status).as(environment + ":\n" + eval.out() + eval.err()).isZero();
-      assertThat(eval.out()).as(environment).contains("no model configured: replaying",
-          "example_rollouts.jsonl", "replay_model");
+      int missing = NOT_REPLAYED.getOrDefault(environment, 0);
+      if (status != (missing == 0 ? 0 : 1) || !eval.out().contains("no model configured: replaying")) {
+        problems.add(environment + " (exit " + status + "):\n" + eval.out() + eval.err());
+        continue;
+      }
       List<JsonNode> recorded = Json.readLines(Fixtures.environment(environment).resolve("example_rollouts.jsonl"));
       List<JsonNode> replayed = Json.readLines(output);
-      assertThat(replayed).as(environment).hasSize(recorded.size());
+      if (replayed.size() != recorded.size() - missing) {
+        problems.add(environment + ": " + replayed.size() + " of " + recorded.size() + " rollouts");
+      }
       for (JsonNode rollout : replayed) {
         int line = rollout.get("_ng_task_index").asInt() + 1;
         // McqaTest: line 3's "\boxed{\nC: ...}" reads as C under NeMo Gym's current rule; 2025's regex gave 0
         double expected = environment.equals("mcqa") && line == 3 ? 1.0 : recorded.get(line - 1).get("reward")
             .asDouble();
-        assertThat(rollout.get("reward").asDouble()).as("%s line %d", environment, line).isEqualTo(expected);
+        if (rollout.get("reward").asDouble() != expected) {
+          problems.add(environment + " line " + line + ": reward " + rollout.get("reward") + ", recorded " + expected);
+        }
       }
     }
+    assertThat(problems).as("environments whose no-model eval differs from the recording").isEmpty();
   }
 
   @Test
@@ -178,4 +188,14 @@ class EvalCommandTest {
   private static boolean judged(Path environment) {
     return JUDGED.contains(environment.getFileName().toString());
   }
+
+  /**
+   * Recorded rollouts the no-model eval cannot give again here, each a typed failure in the failures file,
+   * never a reward: bigcodebench's tasks 17, 34 and 37 need libraries the system Python lacks; nvarc's two
+   * inductive rows run model-written code, which nvarc refuses; math_with_code's four tool-calling rows were
+   * recorded before NeMo Gym main's execute_python answer gained success/error_message (two also used
+   * numpy), and replay_model continues a recording only while every tool output equals the recorded one.
+   */
+  private static final Map<String, Integer> NOT_REPLAYED = Map.of("bigcodebench", 3, "nvarc", 2,
+      "math_with_code", 4);
 }
