@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 import dev.gym4j.config.ServerInstance;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 
@@ -59,11 +62,23 @@ public final class ServerHost {
         .idleConnectionPeriod(idle.dividedBy(10).compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(100)
             : idle.dividedBy(10))
         .addConnectionSelector(new UnsupportedHttp())
+        .directHandlers(handlers -> handlers.addHandler(DirectHandler.EventType.BAD_REQUEST, ServerHost::badRequest))
         .addProtocol(io.helidon.webserver.http1.Http1Config.builder()
             .maxPrologueLength(UnsupportedHttp.MAX_REQUEST_LINE)
             .addReceiveListener(new Deadlines.Headers1(limits.headerTimeout()))
             .build())
         .addProtocol(io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build());
+  }
+
+  /**
+   * A request Helidon refuses before routing is the client's fault, and is answered 4xx. Helidon answers an
+   * unknown transfer coding ({@code Transfer-Encoding: gzip, chunked}) 501, as RFC 9112 §6.1 suggests; we say
+   * 400 instead, so that no bad request can make a server look broken to a monitor counting 5xx.
+   */
+  private static DirectHandler.TransportResponse badRequest(DirectHandler.TransportRequest request,
+      DirectHandler.EventType event, Status status, ServerResponseHeaders headers, String message) {
+    Status answered = status.code() >= 500 ? Status.BAD_REQUEST_400 : status;
+    return DirectHandler.defaultHandler().handle(request, event, answered, headers, message);
   }
 
   /**

@@ -71,6 +71,17 @@ class HttpLayerTest {
   }
 
   @Test
+  void an_unknown_transfer_coding_is_a_400_not_a_501_issue_14() {
+    // found by RouteFuzzTest: Helidon answers 501 (RFC 9112 §6.1); a client's bad request must never be a 5xx
+    try (RawHttp http = connect()) {
+      String answer = http.send("POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+          .readAll();
+      assertThat(RawHttp.statuses(answer)).containsExactly(400);
+    }
+    assertThat(executed).hasValue(0);
+  }
+
+  @Test
   void an_http_1_0_request_without_host_is_answered_issue_14() {
     // gym4j servers speak HTTP/1.1 and h2c: an HTTP/1.0 client is told so instead of getting silence
     for (String request : java.util.List.of("GET /hello HTTP/1.0\r\n\r\n", "GET /hello HTTP/1.0\r\nHost: x\r\n\r\n")) {
