@@ -89,7 +89,10 @@ class RolloutCollectorTest {
         synchronized (random) {
           roll = random.nextDouble();
         }
-        if (roll < 0.05) {
+        if (request.toString().contains("humidity in sf")) {
+          // one task's upstream is always down, so some rollouts fail both attempts whatever the rolls give
+          return Answer.error(503, "{\"error\": \"engine down\"}");
+        } else if (roll < 0.05) {
           return Answer.error(429, "{\"error\": \"rate limited\"}");
         } else if (roll < 0.10) {
           return Answer.error(500, "{\"error\": \"engine failure\"}");
@@ -102,7 +105,7 @@ class RolloutCollectorTest {
       });
       RolloutCollector.Summary summary = weather.collect(options(10, 0, false, 2));
       assertThat(summary.succeeded() + summary.failed()).isEqualTo(50);
-      assertThat(summary.failed()).as("some rollouts fail twice at 20 %% per call").isPositive();
+      assertThat(summary.failed()).as("the 10 rollouts of the task whose upstream is down fail twice").isGreaterThanOrEqualTo(10);
     }
     List<JsonNode> rows = Json.readLines(dir.resolve("out/run.jsonl"));
     List<JsonNode> failures = Json.readLines(dir.resolve("out/run_failures.jsonl"));
