@@ -172,6 +172,29 @@ public final class PassMajority {
   }
 
   /**
+   * An environment's metrics made of {@link #of} and, when {@code subsetKey} is not null, {@link #subsets} per
+   * value of that field, with {@link #keyMetrics} including majority@k: the shape of NeMo Gym's math-judge family
+   * ({@code compute_metrics} in resources_servers/math_with_judge/app.py and the servers built on it).
+   */
+  public static AggregateMetrics.Custom metrics(Scores scores, String answerKey, String subsetKey) {
+    return new AggregateMetrics.Custom() {
+      @Override
+      public ObjectNode compute(List<List<JsonNode>> tasks) {
+        ObjectNode metrics = of(tasks, scores, answerKey);
+        if (subsetKey != null) {
+          metrics.setAll(subsets(tasks, subsetKey, scores, answerKey));
+        }
+        return metrics;
+      }
+
+      @Override
+      public ObjectNode keyMetrics(ObjectNode agentMetrics) {
+        return PassMajority.keyMetrics(agentMetrics, true);
+      }
+    };
+  }
+
+  /**
    * The key metrics NeMo Gym's math and QA judges pick ({@code get_key_metrics}): mean input and output tokens,
    * then the highest-k {@code pass@1[avg-of-k]}, {@code pass@k} and, with {@code majority}, {@code majority@k}
    * (the last two without no_answer).

@@ -1,13 +1,10 @@
 package dev.gym4j.environments.math_with_judge;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import dev.gym4j.metrics.AggregateMetrics;
 import dev.gym4j.metrics.PassMajority;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The aggregate metrics of NeMo Gym's math_with_judge family ({@code _math_score_fn}, {@code compute_metrics}
@@ -17,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
  * (physics_judge's {@code domain}, polymath's {@code language}). Key metrics: tokens and the highest k of
  * {@code pass@1[avg-of-k]}, {@code pass@k} and {@code majority@k}.
  */
-public final class MathMetrics implements AggregateMetrics.Custom {
+public final class MathMetrics {
   /** NeMo Gym's {@code _math_score_fn}. */
   public static final PassMajority.Scores SCORES = row -> {
     Map<String, Double> scores = new LinkedHashMap<>();
@@ -31,33 +28,15 @@ public final class MathMetrics implements AggregateMetrics.Custom {
   };
   static final String ANSWER = "extracted_answer";
 
-  private final String subsetKey;
-
-  private MathMetrics(String subsetKey) {
-    this.subsetKey = subsetKey;
-  }
+  private MathMetrics() {}
 
   /** math_with_judge's own metrics. */
-  public static MathMetrics overall() {
-    return new MathMetrics(null);
+  public static AggregateMetrics.Custom overall() {
+    return PassMajority.metrics(SCORES, ANSWER, null);
   }
 
-  /** The metrics plus one set per value of {@code subsetKey}, when any rollout carries that field. */
-  public static MathMetrics withSubsets(String subsetKey) {
-    return new MathMetrics(subsetKey);
-  }
-
-  @Override
-  public ObjectNode compute(List<List<JsonNode>> tasks) {
-    ObjectNode metrics = PassMajority.of(tasks, SCORES, ANSWER);
-    if (subsetKey != null && tasks.stream().flatMap(List::stream).anyMatch(row -> row.has(subsetKey))) {
-      metrics.setAll(PassMajority.subsets(tasks, subsetKey, SCORES, ANSWER));
-    }
-    return metrics;
-  }
-
-  @Override
-  public ObjectNode keyMetrics(ObjectNode agentMetrics) {
-    return PassMajority.keyMetrics(agentMetrics, true);
+  /** The metrics plus one set per value of {@code subsetKey}, for the rollouts that carry that field. */
+  public static AggregateMetrics.Custom withSubsets(String subsetKey) {
+    return PassMajority.metrics(SCORES, ANSWER, subsetKey);
   }
 }

@@ -1,6 +1,5 @@
 package dev.gym4j.environments.ugphysics_judge;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -15,7 +14,6 @@ import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Undergraduate physics answers (NeMo Gym's ugphysics_judge): the math verifier first, then one call to a
@@ -56,19 +54,7 @@ public final class UgPhysicsJudge extends SinglePassMathJudge {
 
   @Override
   protected AggregateMetrics.Custom metrics() {
-    return new AggregateMetrics.Custom() {
-      @Override
-      public ObjectNode compute(List<List<JsonNode>> tasks) {
-        ObjectNode metrics = PassMajority.of(tasks, SCORES, ANSWER);
-        metrics.setAll(PassMajority.subsets(tasks, "subject", SCORES, ANSWER));
-        return metrics;
-      }
-
-      @Override
-      public ObjectNode keyMetrics(ObjectNode agentMetrics) {
-        return PassMajority.keyMetrics(agentMetrics, true);
-      }
-    };
+    return PassMajority.metrics(SCORES, ANSWER, "subject");
   }
 
   @Override
