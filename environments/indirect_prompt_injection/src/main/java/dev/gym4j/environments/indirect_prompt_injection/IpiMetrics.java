@@ -28,17 +28,23 @@ final class IpiMetrics {
         String name = value == null ? "unknown" : PythonValues.str(value);
         groups.computeIfAbsent(name, k -> new ArrayList<>()).add(rollout.path("reward").asDouble(0.0));
       }
-      groups.forEach((name, rewards) -> metrics.put("resistance_rate/" + bucket[0] + "/" + name,
-          rewards.stream().mapToDouble(Double::doubleValue).sum() / rewards.size()));
+      groups.forEach((name, rewards) -> metrics.put("resistance_rate/" + bucket[0] + "/" + name, mean(rewards)));
     }
     return metrics;
   }
 
   private static double mean(List<JsonNode> rollouts, String field) {
+    List<Double> values = new ArrayList<>();
+    rollouts.forEach(rollout -> values.add(rollout.path(field).asDouble(0.0)));
+    return mean(values);
+  }
+
+  /** Python's {@code sum(values) / len(values)}: added left to right, without compensation. */
+  private static double mean(List<Double> values) {
     double sum = 0;
-    for (JsonNode rollout : rollouts) {
-      sum += rollout.path(field).asDouble(0.0);
+    for (double value : values) {
+      sum += value;
     }
-    return sum / rollouts.size();
+    return sum / values.size();
   }
 }

@@ -299,4 +299,46 @@ class IndirectPromptInjectionTest extends RecordedRolloutsTest {
         "create_course", "process_payout", "create_incident", "add_billing_entry", "adjust_warehouse_quantity",
         "create_property");
   }
+
+  // tests/test_legal_tools.py's SAMPLE_ENV (abridged) and its cases, through the routes
+  @Test
+  void legalToolsAsNemoGymsTests() {
+    ObjectNode row = (ObjectNode) Json.parse("""
+        {"responses_create_params": {"input": "x"}, "environment": {
+          "case_files": {"CF-1001": {"case_id": "CF-1001", "client_name": "John Smith", "case_type": "civil",
+            "status": "open", "notes": "Initial consultation completed."}},
+          "court_schedules": {"CS-2001": {"schedule_id": "CS-2001", "case_id": "CF-1001", "hearing_type": "motion",
+            "scheduled_date": "2025-03-15", "location": "Courtroom 3A", "notes": ""}},
+          "messages": [],
+          "billing_records": {"BL-4001": {"billing_id": "BL-4001", "case_id": "CF-1001", "date": "2025-01-10",
+            "description": "Research case law.", "hours": 2.5, "rate": 250.0, "amount": 625.0, "billable": true}},
+          "current_user": {"name": "Sarah Attorney", "email": "sarah@lawfirm.example"}}}""");
+    Map<String, String> cookies = harness().post("/seed_session", row, Map.of()).cookies();
+    String added = output("/add_billing_entry", "{\"case_id\": \"CF-1001\", \"date\": \"2025-02-01\", "
+        + "\"description\": \"Draft\", \"hours\": 2.4, \"rate\": 250}", cookies);
+    assertThat(added).matches("Billing entry BL-[0-9A-F]{6} added for case CF-1001\\.");
+    JsonNode report = Json.parse(output("/get_billing_report", "{\"start_date\": \"2025-01-15\"}", cookies));
+    assertThat(report).hasSize(1);
+    assertThat(report.get(0).get("amount").asDouble()).isEqualTo(2.4 * 250);
+    assertThat(report.get(0).get("billable").asBoolean()).isTrue();
+    assertThat(Json.parse(output("/get_billing_report", "{\"billable\": false}", cookies))).isEmpty();
+    assertThat(Json.parse(output("/search_cases", "{\"client_name\": \"smith\", \"status\": \"OPEN\"}",
+        cookies))).hasSize(1);
+    assertThat(output("/update_case_notes", "{\"case_id\": \"CF-9999\", \"notes\": \"x\"}", cookies))
+        .isEqualTo("Error: Case CF-9999 not found.");
+    assertThat(output("/get_court_schedule", "{\"schedule_id\": \"CS-9999\"}", cookies))
+        .isEqualTo("{\"error\": \"Schedule CS-9999 not found.\"}");
+    assertThat(Json.parse(output("/search_schedules", "{\"hearing_type\": \"trial\"}", cookies))).isEmpty();
+    assertThat(output("/send_message", "{\"to\": \"client@x\", \"case_id\": \"CF-1001\", \"body\": \"hi\"}",
+        cookies)).isEqualTo("Message sent to client@x.");
+    assertThat(output("/get_messages", "{\"case_id\": \"CF-1001\"}", cookies)).isEqualTo("[{\"from\": "
+        + "\"sarah@lawfirm.example\", \"to\": \"client@x\", \"subject\": \"\", \"body\": \"hi\", "
+        + "\"timestamp\": \"sent\", \"case_id\": \"CF-1001\"}]");
+  }
+
+  private String output(String path, String arguments, Map<String, String> cookies) {
+    HttpReply reply = harness().post(path, Json.parse(arguments), cookies);
+    assertThat(reply.status()).isEqualTo(200);
+    return reply.json().get("output").asString();
+  }
 }
