@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import http.cookiejar
 import random
 import threading
 import time
@@ -22,6 +23,12 @@ AGENTS = "responses_api_agents"
 RESOURCES = "resources_servers"
 FAILURE_CLASS = "_ng_failure_class"
 FAILURE_TERMINAL = "_ng_failure_terminal"
+
+
+def no_cookies() -> http.cookiejar.CookieJar:
+    """A cookie jar that keeps nothing. Every /run and /verify is its own session on the server: a cookie kept
+    from one (a resources server's session) would make the next one a call in a session that has ended."""
+    return http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,15 @@ def response_from_text(text: str, model: str = "trainer") -> dict:
         "tool_choice": "auto",
         "tools": [],
     }
+
+
+def error_detail(body) -> Optional[str]:
+    """The `detail` of a gym4j error body as one line: its text, or each invalid field as `a.b: message`."""
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if isinstance(detail, list):
+        return "; ".join(".".join(str(part) for part in (entry.get("loc") or [])[1:]) + ": " + str(entry.get("msg"))
+                         for entry in detail if isinstance(entry, dict))
+    return detail if isinstance(detail, str) else None
 
 
 class Gym4j:
@@ -160,7 +176,7 @@ class Gym4j:
         if not expanded:
             return
         limits = httpx.Limits(max_connections=parallel, max_keepalive_connections=parallel)
-        async with httpx.AsyncClient(limits=limits, follow_redirects=False) as http:
+        async with httpx.AsyncClient(limits=limits, follow_redirects=False, cookies=no_cookies()) as http:
             known = await self.arefresh(http)
             unknown = sorted({r[AGENT_REF]["name"] for r in expanded
                               if r[AGENT_REF]["name"] not in known or known[r[AGENT_REF]["name"]].kind != AGENTS})
@@ -264,10 +280,9 @@ class Gym4j:
             return self._failure(request, f.AGENT_ERROR, f"agent {agent} answered {reply.status_code} with a body "
                                  "that is not JSON", attempts + 1)
         if reply.status_code != 200 or not isinstance(body, dict):
-            detail = body.get("detail") if isinstance(body, dict) else None
             failure_class = body.get(FAILURE_CLASS) if isinstance(body, dict) else None
             return self._failure(request, failure_class or f"http_{reply.status_code}",
-                                 detail if isinstance(detail, str) else f"agent {agent} answered {reply.status_code}",
+                                 error_detail(body) or f"agent {agent} answered {reply.status_code}",
                                  attempts + 1, body if isinstance(body, dict) else None)
         if FAILURE_CLASS in body:
             return self._failure(request, str(body[FAILURE_CLASS]), str(body.get("_ng_failure_message", "the "
@@ -308,7 +323,8 @@ class Gym4j:
         limit = self.timeout if timeout is None else timeout
         try:
             if http is None:
-                reply = httpx.post(f"{url}/verify", json=body, timeout=limit)
+                with httpx.Client(follow_redirects=False, cookies=no_cookies()) as one:
+                    reply = one.post(f"{url}/verify", json=body, timeout=limit)
             else:
                 reply = http.post(f"{url}/verify", json=body, timeout=limit)
         except httpx.TimeoutException as e:
@@ -320,7 +336,7 @@ class Gym4j:
         except ValueError:
             verdict = None
         if reply.status_code != 200 or not isinstance(verdict, dict):
-            detail = verdict.get("detail") if isinstance(verdict, dict) else None
+            detail = error_detail(verdict)
             failure_class = (verdict or {}).get(FAILURE_CLASS) if isinstance(verdict, dict) else None
             raise VerificationFailed(failure_class or f.VERIFY_ERROR,
                                      f"{resources_server} answered {reply.status_code}: {detail or reply.text[:200]}",
@@ -341,7 +357,8 @@ class Gym4j:
         self._url(resources_server, RESOURCES)  # a wrong name fails once, before any call
 
         limits = httpx.Limits(max_connections=parallel)
-        with httpx.Client(limits=limits, follow_redirects=False) as http, ThreadPoolExecutor(parallel) as pool:
+        with httpx.Client(limits=limits, follow_redirects=False, cookies=no_cookies()) as http, \
+                ThreadPoolExecutor(parallel) as pool:
             def one(pair):
                 try:
                     return self.verify(resources_server, pair[0], pair[1], timeout=timeout, http=http)

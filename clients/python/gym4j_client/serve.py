@@ -84,6 +84,7 @@ class LocalDeployment:
         self.head_url: Optional[str] = None
         self.output = collections.deque(maxlen=200)
         self._process: Optional[subprocess.Popen] = None
+        self._reader: Optional[threading.Thread] = None
 
     def start(self) -> "LocalDeployment":
         env = dict(os.environ)
@@ -94,7 +95,8 @@ class LocalDeployment:
             stderr=subprocess.STDOUT, text=True, bufsize=1,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
         ready = threading.Event()
-        threading.Thread(target=self._read, args=(ready,), daemon=True, name="gym4j-output").start()
+        self._reader = threading.Thread(target=self._read, args=(ready,), daemon=True, name="gym4j-output")
+        self._reader.start()
         if not ready.wait(self.start_timeout) or self.head_url is None:
             self.stop()
             last = "\n".join(list(self.output)[-20:])
@@ -123,20 +125,28 @@ class LocalDeployment:
 
     def stop(self, grace: float = 10.0) -> None:
         """SIGTERM (gym4j stops every server within five seconds), then SIGKILL after `grace` seconds."""
-        if self._process is None or self._process.poll() is not None:
-            return
-        self._process.terminate()
-        try:
-            self._process.wait(grace)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait(grace)
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(grace)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait(grace)
+        self._close_output()
 
     def kill(self) -> None:
         """SIGKILL: the deployment dies as in a crash, with rollouts in flight."""
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
             self._process.wait(10)
+        self._close_output()
+
+    def _close_output(self) -> None:
+        if self._reader is not None:
+            self._reader.join(5)  # the process is gone: its output ends
+        if self._process is not None and self._process.stdout is not None and not self._process.stdout.closed \
+                and (self._reader is None or not self._reader.is_alive()):
+            self._process.stdout.close()
 
     def __enter__(self) -> "LocalDeployment":
         return self.start()

@@ -132,6 +132,7 @@ class Gym4jEnvironment:
         self._row = {k: v for k, v in row.items() if k not in ("prompt", "completion")}
         self._row.setdefault("responses_create_params", {"input": prompt_input(row.get("prompt", ""))})
         self._items = []
+        # a fresh client per rollout: its cookie jar holds this rollout's session and nothing else
         self._http = httpx.Client(base_url=self.gym._url(self.resources_server, RESOURCES), timeout=self.timeout,
                                   follow_redirects=False)
         reply = self._post("/seed_session", self._row)
@@ -139,6 +140,11 @@ class Gym4jEnvironment:
             raise VerificationFailed(f.VERIFY_ERROR, f"{self.resources_server} refused seed_session with "
                                      f"{reply.status_code}: {reply.text[:200]}", reply.status_code)
         return None
+
+    def __del__(self):
+        # TRL keeps instances in a pool and never closes them: the connection goes with the instance
+        if getattr(self, "_http", None) is not None:
+            self._http.close()
 
     def _post(self, path: str, body: dict) -> httpx.Response:
         if self._http is None:
