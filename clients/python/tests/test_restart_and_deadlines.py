@@ -66,3 +66,33 @@ def test_an_attempt_past_its_time_is_a_timeout_and_a_rollout_past_its_deadline_i
             assert past[0].failure_class == "deadline_exceeded", past[0]
     finally:
         model.stop()
+
+
+def test_a_deployment_that_does_not_come_back_fails_each_remaining_rollout_once_after_the_outage_wait(command,
+                                                                                                     tmp_path):
+    model = FakeVLLM(delay=0.3).start()
+    deployment = LocalDeployment([TRAINING_MODEL, STRING_MATCH], model_overrides(model), command=command,
+                                 cwd=str(tmp_path)).start()
+    try:
+        gym = Gym4j(deployment.head_url, retries=Retries(max_attempts=3, first_wait=0.1, max_wait=0.3, outage_wait=2))
+        seen = []
+
+        async def train():
+            async for item in gym.run_examples([say_row(f"w{i}") for i in range(6)], parallel=2,
+                                               agent_name="string_match_simple_agent"):
+                seen.append(item)
+                if len(seen) == 1:
+                    deployment.kill()
+
+        asyncio.run(train())
+        failures = [item for item in seen if isinstance(item, RolloutFailure)]
+        finished = [item["_ng_task_index"] for item in seen if not isinstance(item, RolloutFailure)]
+        # the rollouts that finished before the kill (one, or two finishing together), then a failure for each other
+        assert 1 <= len(finished) <= 2 and len(failures) == 6 - len(finished)
+        assert sorted(finished + [f.task_index for f in failures]) == list(range(6))
+        for failure in failures:
+            assert failure.failure_class == "agent_unreachable"
+            assert "still unreachable after 2 s of waiting" in failure.message
+    finally:
+        deployment.kill()
+        model.stop()
