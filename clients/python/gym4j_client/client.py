@@ -182,7 +182,8 @@ class Gym4j:
                               if r[AGENT_REF]["name"] not in known or known[r[AGENT_REF]["name"]].kind != AGENTS})
             if unknown:
                 raise DiscoveryError(f"agent_ref names agents the deployment at {self.head_url} does not run: "
-                                     f"{', '.join(unknown)}; it runs {', '.join(self.agents()) or 'none'}")
+                                     f"{', '.join(unknown)}; it runs "
+                                     f"{', '.join(sorted(n for n, i in known.items() if i.kind == AGENTS)) or 'none'}")
             slots = asyncio.Semaphore(parallel)
             pending = [asyncio.ensure_future(self._rollout(http, slots, row, deadline)) for row in expanded]
             try:
@@ -203,21 +204,23 @@ class Gym4j:
     async def _rollout(self, http: httpx.AsyncClient, slots: asyncio.Semaphore, row: dict,
                        deadline: Optional[float]) -> Union[dict, RolloutFailure]:
         loop = asyncio.get_running_loop()
-        ends = None if deadline is None else loop.time() + deadline
+        ends: Optional[float] = None  # the deadline runs from the rollout's first slot, not from its queueing
         outage_since: Optional[float] = None
         attempts, waits = 0, 0
         failure: Optional[RolloutFailure] = None
         while True:
-            left = None if ends is None else ends - loop.time()
-            if left is not None and left <= 0:
-                message = f"the rollout's deadline of {deadline} s passed"
-                if failure is not None:
-                    message += f" (last failure: {failure.failure_class}: {failure.message})"
-                return self._failure(row, f.DEADLINE_EXCEEDED, message, attempts)
-            request = copy.deepcopy(row)
-            if attempts > 0:
-                request[ATTEMPT_INDEX] = attempts
             async with slots:
+                if deadline is not None and ends is None:
+                    ends = loop.time() + deadline
+                left = None if ends is None else ends - loop.time()
+                if left is not None and left <= 0:
+                    message = f"the rollout's deadline of {deadline:g} s passed"
+                    if failure is not None:
+                        message += f" (last failure: {failure.failure_class}: {failure.message})"
+                    return self._failure(row, f.DEADLINE_EXCEEDED, message, attempts)
+                request = copy.deepcopy(row)
+                if attempts > 0:
+                    request[ATTEMPT_INDEX] = attempts
                 outcome = await self._attempt(http, request, self.timeout if left is None else min(self.timeout, left),
                                               attempts)
             if isinstance(outcome, dict):

@@ -12,7 +12,8 @@ chat template. Its answers are scripted from the last user message:
   with a tool result -> a text answer quoting it;
 - a message containing FAIL_MODEL -> HTTP 500, as a vLLM whose engine died.
 
-`delay` seconds pass before each answer (to keep rollouts in flight); `calls` counts the requests.
+`delay` seconds pass before each answer (to keep rollouts in flight); `calls` counts the requests and
+`in_flight` the ones not yet answered.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class FakeVLLM:
     def __init__(self, delay: float = 0.0):
         self.delay = delay
         self.calls = 0
+        self.in_flight = 0
         self._lock = threading.Lock()
         owner = self
 
@@ -49,10 +51,15 @@ class FakeVLLM:
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
                 with owner._lock:
                     owner.calls += 1
-                if owner.delay:
-                    time.sleep(owner.delay)
-                status, answer = owner.answer(body)
-                self._send(status, answer)
+                    owner.in_flight += 1
+                try:
+                    if owner.delay:
+                        time.sleep(owner.delay)
+                    status, answer = owner.answer(body)
+                    self._send(status, answer)
+                finally:
+                    with owner._lock:
+                        owner.in_flight -= 1
 
             def _send(self, status, payload):
                 data = json.dumps(payload).encode()

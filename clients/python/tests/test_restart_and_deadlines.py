@@ -29,7 +29,12 @@ def test_a_deployment_killed_and_restarted_mid_stream_loses_and_duplicates_no_ro
                                                agent_name="string_match_simple_agent"):
                 seen.append(item)
                 if len(seen) == 5:
-                    first.kill()  # rollouts in flight die with it
+                    for _ in range(100):  # up to 10 s for a model call in flight, so the kill cuts rollouts short
+                        if model.in_flight:
+                            break
+                        await asyncio.sleep(0.1)
+                    assert model.in_flight, "no rollout was in flight to be cut short"
+                    first.kill()  # the rollouts in flight die with it
                     second.start()  # same head port; the agents get new ports
 
         asyncio.run(train())
@@ -96,3 +101,21 @@ def test_a_deployment_that_does_not_come_back_fails_each_remaining_rollout_once_
     finally:
         deployment.kill()
         model.stop()
+
+
+def test_a_rollout_waiting_for_a_slot_is_not_charged_for_the_wait(deployment, model):
+    # one slot, rollouts of ~0.3 s each, a 2 s deadline: the last ones queue ~1.5 s, longer than a deadline
+    # counted from the start of the stream would leave them
+    model.delay = 0.3
+    try:
+        gym = Gym4j(deployment.head_url, retries=Retries(max_attempts=1))
+
+        async def run():
+            return [i async for i in gym.run_examples([say_row(f"q{i}") for i in range(8)], parallel=1,
+                                                      agent_name="string_match_simple_agent", deadline=2)]
+
+        items = asyncio.run(run())
+        assert [i for i in items if isinstance(i, RolloutFailure)] == []
+        assert len(items) == 8
+    finally:
+        model.delay = 0.0
