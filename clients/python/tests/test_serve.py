@@ -72,3 +72,13 @@ def test_the_deployment_stops_when_the_process_that_started_it_is_killed(command
         if process.poll() is None:
             process.kill()
         process.communicate(timeout=10)
+
+
+def test_a_deployment_that_cannot_start_is_one_error_with_what_gym4j_said(command, tmp_path):
+    env = {**os.environ, "GYM4J_COMMAND": shlex.join(command), "PYTHONPATH": PACKAGE_DIR}
+    process = subprocess.run([sys.executable, "-m", "gym4j_client.serve", "--config", "environments/no_such/config.yaml",
+                              "--head-port", str(free_port())], env=env, cwd=tmp_path, capture_output=True, text=True,
+                             timeout=120)
+    assert process.returncode == 1
+    assert "gym4j_client.serve: gym4j run stopped (status" in process.stderr
+    assert "no_such" in process.stderr
