@@ -144,7 +144,10 @@ class Gym4jEnvironment:
     def __del__(self):
         # TRL keeps instances in a pool and never closes them: the connection goes with the instance
         if getattr(self, "_http", None) is not None:
-            self._http.close()
+            try:
+                self._http.close()
+            except Exception:  # at interpreter exit the modules closing needs may be gone already
+                pass
 
     def _post(self, path: str, body: dict) -> httpx.Response:
         if self._http is None:

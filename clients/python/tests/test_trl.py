@@ -124,6 +124,56 @@ def test_the_environment_factory_class_runs_tools_in_a_session_and_verifies_the_
         Weather().get_weather(city="Paris")
 
 
+def byte_tokenizer_with_a_tool_calling_template():
+    """Byte-level (any text encodes), with Qwen3's chat template as TRL ships it, which TRL can parse tool calls of."""
+    from pathlib import Path
+
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+
+    alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
+    raw = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
+    raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    raw.decoder = decoders.ByteLevel()
+    built = transformers.PreTrainedTokenizerFast(tokenizer_object=raw, padding_side="left")
+    built.add_special_tokens({"eos_token": "<|im_end|>", "pad_token": "<|endoftext|>", "additional_special_tokens": [
+        "<|im_start|>", "<tool_call>", "</tool_call>", "<think>", "</think>", "<tool_response>", "</tool_response>"]})
+    built.chat_template = (Path(trl.__file__).parent / "chat_templates" / "qwen3.jinja").read_text()
+    return built
+
+
+def test_grpo_with_the_environment_factory_scores_every_rollout_in_its_own_session(deployment, tmp_path):
+    gym = Gym4j(deployment.head_url)
+    row = json.loads((ROOT / "environments/example_single_tool_call/data/example.jsonl").read_text().splitlines()[0])
+    Weather = tool_environment(gym, "example_single_tool_call", row["responses_create_params"]["tools"])
+    seeded = []
+
+    class CountingWeather(Weather):
+        def reset(self, **task):
+            seeded.append(task)
+            return super().reset(**task)
+
+    tok = byte_tokenizer_with_a_tool_calling_template()
+    torch.manual_seed(0)
+    model = transformers.Qwen2ForCausalLM(transformers.Qwen2Config(
+        vocab_size=len(tok), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+        num_key_value_heads=2, max_position_embeddings=2048, pad_token_id=tok.pad_token_id,
+        eos_token_id=tok.eos_token_id))
+    config = trl.GRPOConfig(output_dir=str(tmp_path / "out"), max_steps=1, per_device_train_batch_size=4,
+                            num_generations=4, max_completion_length=8, report_to="none", use_cpu=True,
+                            save_strategy="no", seed=0, disable_tqdm=True)
+    trainer = trl.GRPOTrainer(model=model, reward_funcs=[environment_reward], args=config,
+                              train_dataset=dataset([{"prompt": [{"role": "user", "content": "weather in sf?"}]}] * 4),
+                              processing_class=tok, environment_factory=CountingWeather)
+    assert "get_weather" in [tool.__name__ for tool in trainer.tools]  # the class's tool, offered to the model
+    trainer.train()
+
+    assert len(seeded) == 4  # one session per rollout, seeded with its dataset row
+    assert all(task["prompt"] == [{"role": "user", "content": "weather in sf?"}] for task in seeded)
+    logged = trainer.state.log_history[0]
+    # example_single_tool_call's verifier gives 1.0 to every rollout, through each rollout's session
+    assert logged["rewards/environment_reward/mean"] == 1.0
+
+
 def test_tool_names_that_are_not_plain_methods_are_refused(deployment):
     gym = Gym4j(deployment.head_url)
     for name in ["verify", "seed_session", "../admin", "_private", "reset"]:
