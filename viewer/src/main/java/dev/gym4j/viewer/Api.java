@@ -27,6 +27,8 @@ final class Api {
   private static final Set<String> DIRECTIONS = Set.of("asc", "desc");
 
   private final List<RolloutFile> files;
+  /** The last overview of each file, with the row count it was computed at: recomputed when rows arrive. */
+  private final Map<Integer, Map.Entry<Integer, ObjectNode>> overviews = new java.util.concurrent.ConcurrentHashMap<>();
 
   Api(List<RolloutFile> files) {
     this.files = List.copyOf(files);
@@ -50,7 +52,17 @@ final class Api {
 
   /** {@code GET /api/overview?file=N}. */
   ObjectNode overview(Query query) {
-    return Overview.of(file(query, "file"));
+    RolloutFile file = file(query, "file");
+    List<Row> rows = file.rows();
+    Map.Entry<Integer, ObjectNode> cached = overviews.get(file.id());
+    if (cached == null || cached.getKey() != rows.size()) {
+      cached = Map.entry(rows.size(), Overview.of(file, rows));
+      overviews.put(file.id(), cached);
+    }
+    // the file's progress is always current, the statistics are those of the rows counted
+    ObjectNode answer = cached.getValue().deepCopy();
+    answer.set("file", fileInfo(file));
+    return answer;
   }
 
   /**

@@ -24,8 +24,7 @@ final class Overview {
 
   private Overview() {}
 
-  static ObjectNode of(RolloutFile file) {
-    List<Row> rows = file.rows();
+  static ObjectNode of(RolloutFile file, List<Row> rows) {
     List<Row> scored = rows.stream().filter(Row::scored).toList();
     ObjectNode out = Json.object();
     out.set("file", Api.fileInfo(file));

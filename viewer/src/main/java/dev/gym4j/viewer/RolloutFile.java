@@ -40,12 +40,17 @@ final class RolloutFile {
   private volatile boolean caughtUp;
 
   RolloutFile(int id, Path path) {
+    this(id, path, path.toString());
+  }
+
+  /** {@code name}: how the page shows the file (the path as the command line gave it). */
+  RolloutFile(int id, Path path, String name) {
     this.id = id;
-    this.path = path;
-    this.name = path.toString();
-    String stem = path.getFileName().toString().replaceFirst("\\.jsonl?$", "");
-    this.failuresPath = path.resolveSibling(stem + "_failures.jsonl");
-    this.metricsPath = path.resolveSibling(stem + "_aggregate_metrics.json");
+    this.path = path.toAbsolutePath().normalize();
+    this.name = name;
+    String stem = this.path.getFileName().toString().replaceFirst("\\.jsonl?$", "");
+    this.failuresPath = this.path.resolveSibling(stem + "_failures.jsonl");
+    this.metricsPath = this.path.resolveSibling(stem + "_aggregate_metrics.json");
   }
 
   int id() {

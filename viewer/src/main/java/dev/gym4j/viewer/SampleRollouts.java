@@ -44,6 +44,27 @@ public final class SampleRollouts {
     }
   }
 
+  /**
+   * Writes whole tasks ({@code repeats} rollouts each, ignoring the task count given) until the file holds at
+   * least {@code bytes}; returns the number of rows written.
+   */
+  public long writeAtLeast(Path file, long bytes) throws IOException {
+    long written = 0;
+    long rows = 0;
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      for (int task = 0; written < bytes; task++) {
+        for (int rollout = 0; rollout < repeats; rollout++) {
+          String line = Json.write(row(task, rollout));
+          out.write(line);
+          out.write('\n');
+          written += line.length() + 1;
+          rows++;
+        }
+      }
+    }
+    return rows;
+  }
+
   /** Writes a failures file beside a rollouts file: the failure rows of {@code count} rollouts that never finished. */
   public static void writeFailures(Path rollouts, int count) throws IOException {
     String stem = rollouts.getFileName().toString().replaceFirst("\\.jsonl?$", "");

@@ -49,9 +49,6 @@ public final class Viewer implements AutoCloseable {
   private Viewer(List<RolloutFile> files, String host, int port) {
     this.files = files;
     this.host = host;
-    for (RolloutFile file : files) {
-      indexers.add(Thread.ofVirtual().name("view-index-" + file.id()).start(file::follow));
-    }
     Api api = new Api(files);
     HostCheck hostCheck = HostCheck.of(host, List.of());
     Map<String, Asset> assets = assets();
@@ -85,6 +82,12 @@ public final class Viewer implements AutoCloseable {
       throw new IllegalStateException("cannot listen on " + host + ":" + port + " (address in use?)");
     }
     this.server = started;
+    // platform threads at low priority, after the server is up: indexing a large file must not hold the carrier
+    // threads of the virtual threads that answer the page
+    for (RolloutFile file : files) {
+      indexers.add(Thread.ofPlatform().name("view-index-" + file.id()).daemon().priority(Thread.MIN_PRIORITY)
+          .start(file::follow));
+    }
   }
 
   /**
@@ -97,7 +100,7 @@ public final class Viewer implements AutoCloseable {
       if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
         throw new IllegalArgumentException("not a readable file: " + path);
       }
-      files.add(new RolloutFile(files.size(), path.toAbsolutePath().normalize()));
+      files.add(new RolloutFile(files.size(), path, path.toString()));
     }
     if (files.isEmpty()) {
       throw new IllegalArgumentException("give at least one rollouts file");

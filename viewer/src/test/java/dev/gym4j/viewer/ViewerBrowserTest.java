@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
@@ -97,7 +98,11 @@ class ViewerBrowserTest {
     assertThat(browser.findElements(By.cssSelector("#rows-table td.prompt")))
         .allSatisfy(cell -> assertThat(cell.getAttribute("title")).contains("Tokyo"));
     browser.findElement(By.cssSelector("th[data-sort='output_tokens']")).click();
-    await(() -> browser.getCurrentUrl().contains("sort=output_tokens"), "sorted");
+    await(() -> browser.findElement(By.cssSelector("th[data-sort='output_tokens']")).getAttribute("class")
+        .contains("sorted-asc"), "sorted by output tokens");
+    List<Integer> tokens = browser.findElements(By.cssSelector("#rows-table tr[data-row] td:nth-child(9)")).stream()
+        .map(cell -> Integer.parseInt(cell.getText())).toList();
+    assertThat(tokens).isNotEmpty().isSorted();
     screenshot("table");
 
     browser.get(viewer.uri() + "#/table?file=0&group=1");
@@ -111,6 +116,7 @@ class ViewerBrowserTest {
     browser.findElement(By.cssSelector("#rows-table tr[data-row='5']")).click();
     awaitVisible(By.id("rollout"));
     assertRolloutPage();
+    browser.manage().window().setSize(new Dimension(1400, 1900));
     screenshot("rollout");
     assertNoConsoleErrors();
   }
@@ -138,6 +144,7 @@ class ViewerBrowserTest {
     assertThat(browser.findElements(By.cssSelector("#side-b .conversation"))).hasSize(1);
     assertThat(text(By.id("side-a"))).contains("before.jsonl");
     assertThat(text(By.id("side-b"))).contains("after.jsonl");
+    browser.manage().window().setSize(new Dimension(1400, 1500));
     screenshot("compare");
     assertNoConsoleErrors();
   }
@@ -198,8 +205,12 @@ class ViewerBrowserTest {
     browser.findElement(By.id("raw-toggle")).click();
   }
 
+  /** A generated rollouts file under target/viewer-demo, named as the page shows it (relative, as typed). */
   private Path sample(String name, int tasks, int repeats, long seed) throws IOException {
-    Path file = dir.resolve(name);
+    Path demo = Path.of("target", "viewer-demo");
+    Files.createDirectories(demo);
+    Path file = demo.resolve(name);
+    Files.deleteIfExists(demo.resolve(name.replace(".jsonl", "_failures.jsonl")));
     new SampleRollouts(tasks, repeats, seed, 0).write(file);
     return file;
   }
