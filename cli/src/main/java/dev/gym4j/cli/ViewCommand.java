@@ -35,7 +35,7 @@ final class ViewCommand implements Callable<Integer> {
   String host;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() {
     Viewer viewer;
     try {
       viewer = Viewer.start(files, host, port);
@@ -43,13 +43,20 @@ final class ViewCommand implements Callable<Integer> {
       throw new ConfigException(e.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Thread hook = new Thread(() -> {
       viewer.close();
       stopped.countDown();
-    }));
+    });
+    Runtime.getRuntime().addShutdownHook(hook);
     spec.commandLine().getOut().println("gym4j view: open " + viewer.uri() + " (Ctrl-C stops)");
     spec.commandLine().getOut().flush();
-    stopped.await();
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      // stopped from inside this JVM (a test, an embedding program): close as Ctrl-C would
+      Runtime.getRuntime().removeShutdownHook(hook);
+      viewer.close();
+    }
     return 0;
   }
 }

@@ -21,6 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Overview {
   private static final int BINS = 20;
+  /** Tasks shown at each end of the reward-by-task chart. */
+  static final int TASK_BARS = 150;
 
   private Overview() {}
 
@@ -111,7 +113,13 @@ final class Overview {
     });
     entries.sort(Comparator.comparingDouble(e -> e.path("mean").asDouble()));
     ArrayNode out = Json.array();
-    out.addAll(entries);
+    // a chart of 100,000 bars helps nobody: the hardest and the easiest tasks, the table has the rest
+    if (entries.size() > 2 * TASK_BARS) {
+      out.addAll(entries.subList(0, TASK_BARS));
+      out.addAll(entries.subList(entries.size() - TASK_BARS, entries.size()));
+    } else {
+      out.addAll(entries);
+    }
     return out;
   }
 

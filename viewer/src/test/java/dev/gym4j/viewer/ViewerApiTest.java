@@ -143,6 +143,16 @@ class ViewerApiTest {
   }
 
   @Test
+  void rewardByTaskKeepsTheHardestAndEasiestTasksOfALargeFile() throws Exception {
+    start(sample("a.jsonl", 400, 2, 12));
+    JsonNode overview = get("/api/overview?file=0");
+    assertThat(overview.path("num_tasks").asInt()).isEqualTo(400);
+    List<Double> means = new ArrayList<>();
+    overview.path("reward_by_task").forEach(task -> means.add(task.path("mean").asDouble()));
+    assertThat(means).hasSize(2 * Overview.TASK_BARS).isSorted();
+  }
+
+  @Test
   void showsTheRecordedMetricsFileBesideTheRollouts() throws Exception {
     Path file = sample("run.jsonl", 3, 2, 5);
     Files.writeString(dir.resolve("run_aggregate_metrics.json"), "[{\"agent_ref\":{\"name\":\"x\"},\"agent_metrics\":"

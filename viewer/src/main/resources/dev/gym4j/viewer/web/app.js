@@ -101,7 +101,7 @@ async function showOverview(params) {
   const charts = el('div', { class: 'charts' },
     chart('chart-reward', 'Reward histogram', barConfig(data.reward_histogram.labels, data.reward_histogram.counts, 'rollouts')),
     chart('chart-passk', 'pass@k (%)', passConfig(data.pass_at_k)),
-    chart('chart-tasks', 'Mean reward by task (lowest first; click a bar for its rollouts)', Object.assign(
+    chart('chart-tasks', 'Mean reward by task (lowest first' + (tasks.length < data.num_tasks ? '; the ' + tasks.length / 2 + ' lowest and highest of ' + data.num_tasks : '') + '; click a bar for its rollouts)', Object.assign(
       barConfig(tasks.map(t => t.task), tasks.map(t => t.mean), 'mean reward'), {
         options: { onClick: (event, items) => {
           if (items.length) location.hash = route('table', { file, task: tasks[items[0].index].task });
