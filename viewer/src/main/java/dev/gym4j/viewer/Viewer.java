@@ -154,6 +154,9 @@ public final class Viewer implements AutoCloseable {
       json(res, Status.NOT_FOUND_404, Json.object().put("detail", e.getMessage()));
     } catch (IOException | UncheckedIOException e) {
       json(res, Status.INTERNAL_SERVER_ERROR_500, Json.object().put("detail", "cannot read the rollouts file"));
+    } catch (RuntimeException e) {
+      // the detail stays generic: an exception's text or class is no business of the page
+      json(res, Status.INTERNAL_SERVER_ERROR_500, Json.object().put("detail", "the viewer failed to answer"));
     }
   }
 

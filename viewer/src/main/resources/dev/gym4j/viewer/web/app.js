@@ -515,7 +515,9 @@ async function follow() {
     await refreshFiles();
     const after = state.files.map(f => f.rows + f.failures).join(',');
     const { view } = parseRoute();
-    if (before !== after && (view === 'overview' || view === 'table')) await render();
+    // not while someone is editing the filters: a re-render would drop what they typed
+    const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest('#filters');
+    if (before !== after && !typing && (view === 'overview' || view === 'table')) await render();
   } catch (error) {
     document.getElementById('progress').textContent = 'server unreachable';
   }
