@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
         "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up.",
         "With --sandbox, runs the sandbox figure instead: sandboxed executions per second of a trivial program",
-        "against plain python3 -c in the same run, and p50/p99 latency of one run."})
+        "against plain python3 -c in the same run, and p50/p99 latency of one run.",
+        "With --viewer, runs the viewer figure instead: gym4j view on a generated 1 GB rollouts file."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "100000", description = "Rollouts to hold in flight (default "
       + "${DEFAULT-VALUE}).")
@@ -59,6 +60,14 @@ final class BenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int sandboxRuns;
 
+  @Option(names = "--viewer", description = "Run the viewer figure instead: generate a rollouts file of --viewer-mb "
+      + "and print gym4j view's time to first render and to open a rollout.")
+  boolean viewer;
+
+  @Option(names = "--viewer-mb", defaultValue = "1000", description = "Size of the viewer figure's generated file "
+      + "in MB (default ${DEFAULT-VALUE}; written to the temporary directory and deleted after).")
+  long viewerMegabytes;
+
   @Override
   public Integer call() throws Exception {
     try {
@@ -74,6 +83,11 @@ final class BenchCommand implements Callable<Integer> {
     private BenchRun() {}
 
     static int run(BenchCommand command) throws Exception {
+      if (command.viewer) {
+        new dev.gym4j.bench.ViewerBenchmark(System.out, command.viewerMegabytes * 1_000_000L,
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).run();
+        return 0;
+      }
       if (command.sandbox) {
         return new dev.gym4j.bench.SandboxBenchmark(System.out, command.sandboxRuns).run() ? 0 : 1;
       }

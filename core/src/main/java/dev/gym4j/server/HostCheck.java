@@ -15,11 +15,11 @@ import java.util.stream.Collectors;
  * checked only when it lists {@code allowed_hosts} (then the name it binds counts too). {@code "*"} in the
  * list turns the check off. Names are compared without their port and case. Immutable.
  */
-record HostCheck(boolean active, Set<String> allowed) {
+public record HostCheck(boolean active, Set<String> allowed) {
   /** No check at all: for servers built without a config (tests' scripted upstreams). */
   static final HostCheck OFF = new HostCheck(false, Set.of());
 
-  static HostCheck of(String bindHost, List<String> allowedHosts) {
+  public static HostCheck of(String bindHost, List<String> allowedHosts) {
     Set<String> listed = allowedHosts.stream().map(name -> name.strip().toLowerCase(Locale.ROOT))
         .collect(Collectors.toUnmodifiableSet());
     boolean active = (isLoopback(bindHost) || !listed.isEmpty()) && !listed.contains("*");
@@ -30,7 +30,7 @@ record HostCheck(boolean active, Set<String> allowed) {
   }
 
   /** Why a request with this authority is refused, or null when it is served. */
-  String refusal(String authority) {
+  public String refusal(String authority) {
     if (!active) {
       return null;
     }
