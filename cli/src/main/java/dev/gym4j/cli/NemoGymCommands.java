@@ -42,6 +42,21 @@ final class NemoGymCommands {
     boolean has(String flag) {
       return values.containsKey(flag) || switches.contains(flag);
     }
+
+    /** A flag's value, or else the value of the {@code +key=} override NeMo Gym turns that flag into. */
+    String setting(String flag, String key) {
+      if (value(flag) != null) {
+        return value(flag);
+      }
+      String found = null;
+      for (String override : overrides) {
+        String bare = override.replaceFirst("^\\+{1,2}", "");
+        if (bare.startsWith(key + "=")) {
+          found = bare.substring(key.length() + 1);
+        }
+      }
+      return found;
+    }
   }
 
   static final String NOT_SUPPORTED = "not supported";
@@ -181,7 +196,7 @@ final class NemoGymCommands {
     List<String> args = new ArrayList<>();
     if (p.has("--no-serve")) {
       args.add("collect");
-      args.addAll(pass(p, "--agent", "--input", "--output", "--limit", "--resume"));
+      args.addAll(pass(p, "--agent", "--input", "--output", "--limit", "--resume", "--disable-aggregation"));
       rename(p, args, "--num-repeats", "--repeats");
       rename(p, args, "--concurrency", "--parallel");
       hydra(p, args, "--prompt-config", "prompt_config");
@@ -190,20 +205,20 @@ final class NemoGymCommands {
     } else {
       args.add("eval");
       String environment = p.value("--environment") != null ? p.value("--environment") : p.value("--resources-server");
+      List<String> configs = new ArrayList<>(p.values().getOrDefault("--config", List.of()));
+      p.overrides().stream().filter(NemoGymCommands::isConfigPaths).forEach(o -> configs.addAll(listed(o)));
       if (p.value("--benchmark") != null) {
         args.addAll(List.of("--benchmark", p.value("--benchmark")));
       } else if (environment != null) {
         args.addAll(List.of("--env", environment));
-      } else {
-        throw new ConfigException("`gym eval run` without --no-serve runs one environment or benchmark in gym4j: give "
+      } else if (configs.isEmpty()) {
+        throw new ConfigException("`gym eval run` without --no-serve needs servers to start: give --config FILE, "
             + "--environment NAME or --benchmark NAME (or start servers with `gym4j run` and collect with "
             + "`gym4j eval run --no-serve`)");
       }
-      for (String flag : List.of("--config", "--agent", "--input", "--prompt-config", "--split")) {
-        refuse(p, flag, "gym4j's eval takes the environment's or benchmark's own config, data and prompt; "
-            + "for other inputs start servers with `gym4j run` and collect with `gym4j eval run --no-serve`");
-      }
-      args.addAll(pass(p, "--output", "--limit", "--model", "--model-url", "--model-type"));
+      configs.forEach(c -> args.addAll(List.of("--config", c)));
+      args.addAll(pass(p, "--agent", "--input", "--split", "--prompt-config", "--output", "--limit", "--resume",
+          "--disable-aggregation", "--model", "--model-url", "--model-type"));
       rename(p, args, "--model-api-key", "--api-key");
       rename(p, args, "--num-repeats", "--repeats");
       rename(p, args, "--concurrency", "--parallel");
@@ -214,9 +229,8 @@ final class NemoGymCommands {
     if (p.has("--no-serve")) {
       args.addAll(configAndModel(p));
     } else {
-      args.addAll(p.overrides());
+      p.overrides().stream().filter(o -> !isConfigPaths(o)).forEach(args::add);
     }
-    // --disable-aggregation needs nothing: gym4j computes the metrics in the collector, from the rows it wrote
     return args;
   }
 
@@ -245,7 +259,7 @@ final class NemoGymCommands {
     }
     args.addAll(List.of("--env", environment));
     args.addAll(pass(p, "--inputs", "--rollouts", "--output", "--concurrency", "--limit", "--resume", "--overwrite",
-        "--judge-failed-only"));
+        "--judge-failed-only", "--disable-aggregation"));
     for (String flag : List.of("--force", "--append", "--config", "--model-type")) {
       refuse(p, flag, "gym4j's reverify has no equivalent");
     }
@@ -255,18 +269,21 @@ final class NemoGymCommands {
 
   private static List<String> collate(Parsed p) {
     List<String> args = new ArrayList<>(List.of("data", "collate"));
-    String mode = p.value("--mode") != null ? p.value("--mode") : "train_preparation";
-    String types = switch (mode) {
+    String mode = p.setting("--mode", "mode");
+    String types = switch (mode == null ? "" : mode) {
       case "example_validation" -> "example";
       case "train_preparation" -> "train,validation,benchmark";
       default -> throw new ConfigException("`gym dataset collate`: --mode is train_preparation or "
-          + "example_validation, not " + mode);
+          + "example_validation" + (mode == null ? " (NeMo Gym has no default)" : ", not " + mode));
     };
     args.addAll(List.of("--types", types));
-    String dir = p.value("--output-dir") != null ? p.value("--output-dir") : "data";
-    args.addAll(List.of("--output", Path.of(dir, mode.equals("example_validation") ? "example.jsonl"
-        : "train.jsonl").toString()));
-    args.addAll(configAndModel(p));
+    String dir = p.setting("--output-dir", "output_dirpath");
+    if (dir == null) {
+      throw new ConfigException("`gym dataset collate`: give --output-dir DIR (or +output_dirpath=DIR), where NeMo "
+          + "Gym writes one <type>.jsonl per dataset type");
+    }
+    args.addAll(List.of("--output-dir", dir));
+    configAndModel(p).stream().filter(a -> !a.matches("\\+{1,2}(mode|output_dirpath)=.*")).forEach(args::add);
     return args;
   }
 
@@ -299,14 +316,17 @@ final class NemoGymCommands {
     if (p.value("--model-type") != null) {
       paths.add("models/configs/" + p.value("--model-type") + ".yaml");
     }
-    for (String override : p.overrides()) {
-      if (isConfigPaths(override)) {
-        String list = override.substring(override.indexOf('=') + 1).strip();
-        for (String path : list.replaceAll("^\\[|]$", "").split(",")) {
-          if (!path.isBlank()) {
-            paths.add(path.strip());
-          }
-        }
+    p.overrides().stream().filter(NemoGymCommands::isConfigPaths).forEach(o -> paths.addAll(listed(o)));
+    return paths;
+  }
+
+  /** The paths of one {@code +config_paths=[a,b]} override. */
+  private static List<String> listed(String override) {
+    List<String> paths = new ArrayList<>();
+    String list = override.substring(override.indexOf('=') + 1).strip();
+    for (String path : list.replaceAll("^\\[|]$", "").split(",")) {
+      if (!path.isBlank()) {
+        paths.add(path.strip());
       }
     }
     return paths;
