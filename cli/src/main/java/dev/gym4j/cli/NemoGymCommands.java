@@ -33,7 +33,7 @@ final class NemoGymCommands {
       Function<Parsed, List<String>> translate) {}
 
   /** A NeMo Gym command line, parsed: flag values (repeatable ones keep every value), switches, overrides. */
-  record Parsed(Map<String, List<String>> values, Set<String> switches, List<String> overrides) {
+  record Parsed(Map<String, List<String>> values, Set<String> switches, List<String> overrides, List<String> notes) {
     String value(String flag) {
       List<String> all = values.get(flag);
       return all == null ? null : all.getLast();
@@ -60,6 +60,23 @@ final class NemoGymCommands {
   }
 
   static final String NOT_SUPPORTED = "not supported";
+  private static final String NO_CATALOG = "gym4j has no manifest-backed workload catalog (NeMo Gym's environment "
+      + "manifests): its environments are the folders under environments/";
+  /** NeMo Gym flags that cannot apply in gym4j, each with the reason (flags of commands mapped above). */
+  private static final Map<String, String> INAPPLICABLE = Map.ofEntries(
+      Map.entry("--search-dir", "gym4j finds configs in the working directory and its installation only: give the "
+          + "file with --config PATH"),
+      Map.entry("--kind", NO_CATALOG), Map.entry("--update-expected", NO_CATALOG), Map.entry("--manifest", NO_CATALOG),
+      Map.entry("--sync", NO_CATALOG), Map.entry("--profile", NO_CATALOG), Map.entry("--reuse-verifier", NO_CATALOG),
+      Map.entry("--reward-range", NO_CATALOG), Map.entry("--higher-is-better", NO_CATALOG),
+      Map.entry("--lower-is-better", NO_CATALOG),
+      Map.entry("--json", "this gym4j command prints text only (`gym4j env status --json` and `gym4j list "
+          + "environments --json` print JSON)"),
+      Map.entry("--download", "gym4j downloads no datasets: prepare them with NeMo Gym and put each at its "
+          + "jsonl_fpath"),
+      Map.entry("--force", "gym4j's reverify has no reverify_mode guard to override: every environment re-verifies"),
+      Map.entry("--append", "gym4j's reverify --judge-failed-only writes a fresh output (or continues one with "
+          + "--resume)"));
   private static final Map<String, String> ALIASES = Map.of("-a", "--agent", "-i", "--input", "-o", "--output",
       "-m", "--model", "-v", "--verbose", "-c", "--config");
   private static final List<String> ASSETS = List.of("--config", "--benchmark", "--environment", "--resources-server",
@@ -75,8 +92,12 @@ final class NemoGymCommands {
     add(t, "env start", "run", concat(ASSETS, MODEL), List.of(), p -> concat(List.of("run"), configAndModel(p)));
     add(t, "env test", "test NAME", List.of("--resources-server"), List.of(), p -> List.of("test", target(p,
         "gym4j tests one environment at a time (all of them: ./mvnw -B -ntp verify)")));
-    add(t, "env init", "init NAME", List.of("--resources-server"), List.of(), p -> List.of("init", target(p,
-        "give the new environment's name with --resources-server NAME")));
+    add(t, "env init", "init NAME", List.of("--resources-server", "--environment", "--benchmark"), List.of(), p -> {
+      refuse(p, "--benchmark", "gym4j scaffolds environments; a benchmark is a config.yaml under benchmarks/ that "
+          + "names one (see benchmarks/aime24/config.yaml)");
+      return List.of("init", p.value("--environment") != null ? p.value("--environment") : target(p,
+          "give the new environment's name with --environment NAME or --resources-server NAME"));
+    });
     add(t, "env resolve", "config", List.of("--config"), List.of(), p -> concat(List.of("config"), configAndModel(p)));
     add(t, "env validate", "config --validate", concat(ASSETS, MODEL), List.of(),
         p -> concat(List.of("config", "--validate"), configAndModel(p)));
@@ -93,7 +114,7 @@ final class NemoGymCommands {
     add(t, "eval aggregate", "metrics FILE... --output", List.of("--config", "--input-glob", "--output"), List.of(),
         NemoGymCommands::aggregate);
     add(t, "eval reverify", "reverify", concat(ASSETS, List.of("--inputs", "--rollouts", "--output", "--concurrency",
-        "--limit")), List.of("--resume", "--overwrite", "--force", "--judge-failed-only", "--append",
+        "--limit")), List.of("--resume", "--overwrite", "--judge-failed-only",
         "--disable-aggregation"), NemoGymCommands::reverify);
     add(t, "eval profile", "profile", List.of("--inputs", "--rollouts"), List.of(),
         p -> concat(List.of("profile"), concat(pass(p, "--inputs", "--rollouts"), p.overrides())));
@@ -145,14 +166,22 @@ final class NemoGymCommands {
 
   /** The gym4j command line for a NeMo Gym one ({@code verb} is e.g. {@code "env start"}). */
   static List<String> translate(String command, List<String> arguments) {
+    return translate(command, arguments, new ArrayList<>());
+  }
+
+  /** The same, with what the user should know about the translation added to {@code notes}. */
+  static List<String> translate(String command, List<String> arguments, List<String> notes) {
     Mapping mapping = COMMANDS.get(command);
     if (mapping == null) {
       throw new ConfigException("no NeMo Gym command `gym " + command + "`");
     }
     if (mapping.gym4j().equals(NOT_SUPPORTED)) {
-      return mapping.translate().apply(new Parsed(Map.of(), Set.of(), List.of()));
+      return mapping.translate().apply(new Parsed(Map.of(), Set.of(), List.of(), new ArrayList<>()));
     }
-    return mapping.translate().apply(parse(mapping, arguments));
+    Parsed parsed = parse(mapping, arguments);
+    List<String> translated = mapping.translate().apply(parsed);
+    notes.addAll(parsed.notes());
+    return translated;
   }
 
   static Parsed parse(Mapping mapping, List<String> arguments) {
@@ -166,7 +195,8 @@ final class NemoGymCommands {
         value = token.substring(token.indexOf('=') + 1);
         token = token.substring(0, token.indexOf('='));
       }
-      String flag = ALIASES.getOrDefault(token, token);
+      String flag = token.equals("-i") && mapping.valueFlags().contains("--input-glob") ? "--input-glob"
+          : ALIASES.getOrDefault(token, token);
       if (!flag.startsWith("-")) {
         overrides.add(token);
       } else if (mapping.switches().contains(flag)) {
@@ -179,6 +209,9 @@ final class NemoGymCommands {
           value = arguments.get(++i);
         }
         values.computeIfAbsent(flag, f -> new ArrayList<>()).add(value);
+      } else if (INAPPLICABLE.containsKey(flag)) {
+        throw new ConfigException("`gym " + mapping.name() + "` " + flag + " is not supported: "
+            + INAPPLICABLE.get(flag));
       } else {
         List<String> known = new ArrayList<>(mapping.valueFlags());
         known.addAll(mapping.switches());
@@ -189,7 +222,7 @@ final class NemoGymCommands {
     if (switches.contains("--verbose")) {
       overrides.add("+verbose=true");
     }
-    return new Parsed(values, switches, overrides);
+    return new Parsed(values, switches, overrides, new ArrayList<>());
   }
 
   private static List<String> evalRun(Parsed p) {
@@ -244,6 +277,10 @@ final class NemoGymCommands {
       args.addAll(expand(glob.strip()));
     }
     args.addAll(pass(p, "--output"));
+    if (p.has("--config")) {
+      p.notes().add("--config is not needed: gym4j computes the aggregate metrics itself, with NeMo Gym's formulas, "
+          + "without asking the agents' servers");
+    }
     return args;
   }
 
@@ -260,8 +297,9 @@ final class NemoGymCommands {
     args.addAll(List.of("--env", environment));
     args.addAll(pass(p, "--inputs", "--rollouts", "--output", "--concurrency", "--limit", "--resume", "--overwrite",
         "--judge-failed-only", "--disable-aggregation"));
-    for (String flag : List.of("--force", "--append", "--config", "--model-type")) {
-      refuse(p, flag, "gym4j's reverify has no equivalent");
+    for (String flag : List.of("--config", "--model-type")) {
+      refuse(p, flag, "gym4j's reverify starts the environment's own config (--environment or --benchmark) and "
+          + "needs no model: the rollouts are verified again, not generated");
     }
     args.addAll(p.overrides());
     return args;
@@ -340,6 +378,12 @@ final class NemoGymCommands {
   private static String target(Parsed p, String otherwise) {
     if (p.value("--resources-server") != null) {
       return p.value("--resources-server");
+    }
+    for (String override : p.overrides()) {
+      // NeMo Gym's positional workload NAME (`gym env test NAME`)
+      if (!override.contains("=") && !override.startsWith("+") && !override.startsWith("~")) {
+        return override;
+      }
     }
     for (String override : p.overrides()) {
       String bare = override.replaceFirst("^\\+{1,2}", "");

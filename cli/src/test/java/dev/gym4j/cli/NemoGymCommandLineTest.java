@@ -203,6 +203,34 @@ class NemoGymCommandLineTest {
             "--output", "merged.jsonl");
   }
 
+  /** {@code nemo_gym/cli/main.py} COMMANDS: the flags of each command, its positional NAME and its aliases. */
+  @Test
+  void every_flag_of_nemo_gyms_parser_is_mapped_or_refused_with_the_reason() throws Exception {
+    assertThat(NemoGymCommands.translate("env test", List.of("mcqa"))).containsExactly("test", "mcqa");
+    assertThat(NemoGymCommands.translate("env init", List.of("--environment", "my_env")))
+        .containsExactly("init", "my_env");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env init", List.of("--benchmark", "b")))
+        .hasMessageContaining("gym4j scaffolds environments");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env start", List.of("--search-dir", "x")))
+        .hasMessage("`gym env start` --search-dir is not supported: gym4j finds configs in the working directory "
+            + "and its installation only: give the file with --config PATH");
+    assertThatThrownBy(() -> NemoGymCommands.translate("dataset collate", List.of("--download", "--mode",
+        "train_preparation"))).hasMessageContaining("gym4j downloads no datasets");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env test", List.of("--kind", "environment")))
+        .hasMessageContaining("no manifest-backed workload catalog");
+    assertThatThrownBy(() -> NemoGymCommands.translate("eval reverify", List.of("--environment", "mcqa", "--force")))
+        .hasMessageContaining("no reverify_mode guard");
+    assertThatThrownBy(() -> NemoGymCommands.translate("dataset collate", List.of("--output-dir", "o")))
+        .hasMessageContaining("--mode is train_preparation or example_validation (NeMo Gym has no default)");
+    // eval aggregate's -i is --input-glob; its --config is not needed, and the command says so
+    Files.writeString(dir.resolve("shard_0.jsonl"), "");
+    assertThat(NemoGymCommands.translate("eval aggregate", List.of("-i", dir + "/shard_*.jsonl")))
+        .containsExactly("metrics", dir.resolve("shard_0.jsonl").toString());
+    List<String> notes = new java.util.ArrayList<>();
+    NemoGymCommands.translate("eval aggregate", List.of("-i", dir + "/shard_*.jsonl", "--config", "c.yaml"), notes);
+    assertThat(notes).singleElement().asString().startsWith("--config is not needed");
+  }
+
   @Test
   void eval_reverify_keeps_judge_failed_only() {
     // nemo_gym/cli/eval.py reverify: --judge-failed-only re-scores only the rows whose judge failed
