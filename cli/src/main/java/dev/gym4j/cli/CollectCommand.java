@@ -32,7 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Command(name = "collect", mixinStandardHelpOptions = true,
     description = {"Collect scored rollouts from a running deployment (NeMo Gym's ng_collect_rollouts).",
         "NeMo Gym's +agent_name= +input_jsonl_fpath= +output_jsonl_fpath= +num_repeats= +num_samples_in_parallel=",
-        "+limit= +resume_from_cache= +num_repeats_add_seed= +prompt_config= and +responses_create_params.<field>=",
+        "+limit= +resume_from_cache= +num_repeats_add_seed= +prompt_config= +disable_aggregation= and +responses_create_params.<field>=",
         "overrides work too; +num_repeats= also takes NeMo Gym's per-agent form, +num_repeats={a: 4, _default: 1}.",
         "Exits 1 when any rollout of the input is missing from the output, saying how many and why."})
 final class CollectCommand implements Callable<Integer> {
@@ -75,6 +75,11 @@ final class CollectCommand implements Callable<Integer> {
   @Option(names = "--max-attempts", description = "Tries per rollout before it is given up (default 3).")
   Integer maxAttempts;
 
+  @Option(names = "--disable-aggregation", description = "Compute no aggregate metrics and write no "
+      + "<output>_aggregate_metrics.json, for shards whose metrics `gym4j metrics` computes over them all later "
+      + "(NeMo Gym's +disable_aggregation=true).")
+  boolean disableAggregation;
+
   @Option(names = "--head", paramLabel = "URL", description = "The deployment's head server (default: head_server "
       + "from the config, http://127.0.0.1:11000).")
   URI head;
@@ -104,7 +109,8 @@ final class CollectCommand implements Callable<Integer> {
         repeats == null ? repeatsByAgent(numRepeats) : Map.of(),
         config.get("num_repeats_add_seed").map(JsonNode::asBoolean).orElse(false),
         Optional.ofNullable(text(config, "prompt_config")).map(InstallPaths::locate).orElse(null),
-        !skipFailed, retries);
+        !skipFailed, retries, !disableAggregation && !config.get("disable_aggregation").map(JsonNode::asBoolean)
+            .orElse(false));
     URI headUrl = head != null ? head : URI.create("http://" + config.headHost() + ":" + config.headPort());
     preflight(headUrl, options.agent());
     ClientSettings settings = ClientSettings.from(config).withRequestTimeout(RUN_TIMEOUT);

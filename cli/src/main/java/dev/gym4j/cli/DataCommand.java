@@ -87,13 +87,20 @@ final class DataCommand {
 
   @Command(name = "collate", mixinStandardHelpOptions = true,
       description = {"Gather the datasets of the config's agents into one shuffled training file with agent_ref "
-          + "on every row (NeMo Gym's prepare_data).", "With --split, each part goes to <name>.jsonl beside --output."})
+          + "on every row (NeMo Gym's prepare_data).", "With --split, each part goes to <name>.jsonl beside --output.",
+          "With --output-dir instead, as NeMo Gym's `gym dataset collate` does: one <type>.jsonl per dataset type, in "
+              + "config order, with its <type>_metrics.json (+overwrite_metrics_conflicts=true replaces one that "
+              + "differs)."})
   static final class Collate implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--output", required = true)
+    @Option(names = "--output", description = "One shuffled file.")
     Path output;
+
+    @Option(names = "--output-dir", paramLabel = "DIR", description = "One file per dataset type (NeMo Gym's "
+        + "output_dirpath).")
+    Path outputDir;
 
     @Option(names = "--types", split = ",", defaultValue = "train,validation",
         description = "Dataset types to gather (default ${DEFAULT-VALUE}; also example, benchmark).")
@@ -110,8 +117,19 @@ final class DataCommand {
 
     @Override
     public Integer call() {
+      if ((output == null) == (outputDir == null)) {
+        throw new ConfigException("give --output FILE (one shuffled file) or --output-dir DIR (one file per dataset "
+            + "type), one of them");
+      }
+      if (outputDir != null && !split.isEmpty()) {
+        throw new ConfigException("--split divides the one file of --output; --output-dir writes a file per type");
+      }
       GlobalConfig config = ConfigLoader.standard().load(overrides);
-      Collator.Result result = Collator.collate(config, types, output, split, seed, InstallPaths::locate);
+      Collator.Result result = outputDir != null
+          ? Collator.collateByType(config, List.of("example", "train", "validation", "benchmark").stream()
+              .filter(types::contains).toList(), outputDir, config.get("overwrite_metrics_conflicts")
+              .map(JsonNode::asBoolean).orElse(false), InstallPaths::locate)
+          : Collator.collate(config, types, output, split, seed, InstallPaths::locate);
       var out = spec.commandLine().getOut();
       result.files().forEach((file, rows) -> out.printf("%s: %d rows%n", file, rows));
       out.flush();

@@ -11,6 +11,7 @@ import dev.gym4j.client.ClientSettings;
 import dev.gym4j.client.ServerClient;
 import dev.gym4j.collect.CollectOptions;
 import dev.gym4j.collect.RolloutCollector;
+import dev.gym4j.collect.data.Collator;
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.ConfigLoader;
 import dev.gym4j.config.GlobalConfig;
@@ -78,6 +79,34 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--output", description = "The rollouts file (default results/<env>.jsonl).")
   Path output;
 
+  @Option(names = "--config", paramLabel = "FILE", description = "More config files to load (repeatable); without "
+      + "--env or --benchmark, they alone name the servers to run.")
+  List<String> configs = new ArrayList<>();
+
+  @Option(names = "--agent", paramLabel = "NAME", description = "The agent instance to collect with (default: the "
+      + "environment's or benchmark's agent, else the config's first).")
+  String agentName;
+
+  @Option(names = "--input", paramLabel = "FILE", description = "Collect on these task rows instead of the "
+      + "environment's example data or the benchmark's data file.")
+  Path input;
+
+  @Option(names = "--split", paramLabel = "TYPE", description = "Collect on the config's train, validation or "
+      + "benchmark datasets, collated as NeMo Gym's `gym eval run` does into "
+      + "<output without .jsonl>/preprocessed_datasets/<TYPE>.jsonl.")
+  String split;
+
+  @Option(names = "--prompt-config", paramLabel = "FILE", description = "A NeMo Gym prompt_config that builds each "
+      + "row's input (default: the benchmark's own).")
+  String promptConfig;
+
+  @Option(names = "--resume", description = "Keep the rollouts already in the output and run the rest.")
+  boolean resume;
+
+  @Option(names = "--disable-aggregation", description = "Compute no aggregate metrics and write no "
+      + "<output>_aggregate_metrics.json (NeMo Gym's disable_aggregation, for shards).")
+  boolean disableAggregation;
+
   @Parameters(paramLabel = "OVERRIDE", description = "Config overrides, as for run.")
   List<String> overrides = new ArrayList<>();
 
@@ -85,15 +114,26 @@ final class EvalCommand implements Callable<Integer> {
   public Integer call() {
     ConfigLoader loader = ConfigLoader.standard();
     Benchmark bench = benchmark == null ? null : Benchmark.resolve(benchmark);
-    if ((bench == null) == (environment == null)) {
-      throw new ConfigException("give --env NAME or --benchmark NAME (one of them)");
+    if (bench != null && environment != null || bench == null && environment == null && configs.isEmpty()) {
+      throw new ConfigException("give --env NAME or --benchmark NAME (one of them), or --config FILE");
+    }
+    if (input != null && split != null) {
+      throw new ConfigException("give --input FILE or --split TYPE, not both");
+    }
+    if (split != null && !List.of("train", "validation", "benchmark").contains(split)) {
+      throw new ConfigException("--split is train, validation or benchmark (NeMo Gym's split), not " + split);
     }
     // the data file first: without it nothing else is worth starting
-    Path benchData = bench == null ? null : bench.requireData();
+    Path benchData = bench == null || input != null ? null : bench.requireData();
     if (bench != null) {
       environment = bench.environment().orElse(bench.name());
     }
-    String envConfig = bench != null ? bench.config().toString() : "environments/" + environment + "/config.yaml";
+    List<String> paths = new ArrayList<>();
+    if (bench != null || environment != null) {
+      paths.add(bench != null ? bench.config().toString() : "environments/" + environment + "/config.yaml");
+    }
+    paths.addAll(configs);
+    String envConfig = String.join(",", paths);
     List<String> arguments = new ArrayList<>(overrides);
     arguments.add("++head_server.port=0");
     // what the model choice reads is top-level (policy_*); a dotted override such as pointing an environment's
@@ -105,6 +145,10 @@ final class EvalCommand implements Callable<Integer> {
     if (!replay && (!hasUrl || !hasModel)) {
       throw new ConfigException(NO_MODEL);
     }
+    if (replay && (environment == null || input != null || split != null)) {
+      throw new ConfigException(NO_MODEL + " (without one, replay_model replays an environment's recorded example "
+          + "rollouts: --input, --split and a --config without --env need a model)");
+    }
     Path recordings = replay ? RecordedReplay.locate(environment, noEnvironment()) : null;
     if (replay) {
       arguments.add("+config_paths=[models/configs/replay_model.yaml," + envConfig + "]");
@@ -114,10 +158,15 @@ final class EvalCommand implements Callable<Integer> {
       addModelArguments(arguments, local);
     }
     GlobalConfig config = loadEnvironment(loader, arguments);
-    ServerInstance agent = bench != null ? config.require(bench.agent()) : agentOf(config);
-    Path input = bench != null ? benchData : exampleData(config, agent);
+    ServerInstance agent = agentName != null ? agentNamed(config, agentName)
+        : bench != null ? config.require(bench.agent()) : agentOf(config);
+    if (environment == null) {
+      environment = ServerRef.from(agent.config().get("resources_server")).map(ServerRef::name).orElse(agent.name());
+    }
     Path rollouts = output != null ? output
         : Path.of("results", (bench != null ? bench.name().replace('/', '_') : environment) + ".jsonl");
+    Path input = this.input != null ? this.input : split != null ? collated(config, rollouts)
+        : bench != null ? benchData : exampleData(config, agent);
     var out = spec.commandLine().getOut();
     RecordedReplay recorded = null;
     if (replay && bench == null) {
@@ -129,11 +178,15 @@ final class EvalCommand implements Callable<Integer> {
     }
     ObjectNode params = config.get("responses_create_params").filter(JsonNode::isObject).map(n -> (ObjectNode) n)
         .orElse(null);
-    int perTask = bench != null && !spec.commandLine().getParseResult().hasMatchedOption("--repeats")
+    // collated rows are already repeated num_repeats times, as NeMo Gym's collate writes them
+    int perTask = bench != null && split == null && !spec.commandLine().getParseResult().hasMatchedOption("--repeats")
         ? bench.numRepeats() : repeats;
     CollectOptions options = new CollectOptions(agent.name(), input, rollouts, perTask, parallel, limit, false, params,
-        CollectOptions.DEFAULT_MAX_ATTEMPTS);
-    if (bench != null && bench.promptConfig().isPresent()) {
+        CollectOptions.DEFAULT_MAX_ATTEMPTS).withAggregation(!disableAggregation).withResume(resume, true);
+    if (promptConfig != null) {
+      options = options.withPromptConfig(InstallPaths.locate(promptConfig));
+    } else if (bench != null && split == null && bench.promptConfig().isPresent()) {
+      // a collated split has the benchmark's prompt applied already
       options = options.withPromptConfig(InstallPaths.locate(bench.promptConfig().get()));
     }
     try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
@@ -155,6 +208,29 @@ final class EvalCommand implements Callable<Integer> {
         return summary.failed() > 0 ? 1 : 0;
       }
     }
+  }
+
+  /**
+   * NeMo Gym's {@code e2e_rollout_collection}: the config's datasets of the {@code --split} type collated (as
+   * {@code gym dataset collate} does) into {@code <output without .jsonl>/preprocessed_datasets/}, and that file.
+   */
+  private Path collated(GlobalConfig config, Path rollouts) {
+    String name = rollouts.getFileName().toString();
+    Path dir = rollouts.resolveSibling(name.endsWith(".jsonl") ? name.substring(0, name.length() - 6) : name)
+        .resolve("preprocessed_datasets");
+    boolean overwrite = config.get("overwrite_metrics_conflicts").map(JsonNode::asBoolean).orElse(false);
+    Collator.collateByType(config, List.of(split), dir, overwrite, InstallPaths::locate);
+    spec.commandLine().getOut().println("collated the " + split + " datasets into " + dir.resolve(split + ".jsonl"));
+    return dir.resolve(split + ".jsonl");
+  }
+
+  private static ServerInstance agentNamed(GlobalConfig config, String name) {
+    ServerInstance agent = config.instance(name).filter(i -> i.kind() == ServerKind.AGENT).orElse(null);
+    if (agent == null) {
+      throw new ConfigException("--agent " + name + " is no agent of this config; its agents: " + String.join(", ",
+          config.instances().stream().filter(i -> i.kind() == ServerKind.AGENT).map(ServerInstance::name).toList()));
+    }
+    return agent;
   }
 
   /** {@code +key=value}, {@code ++key=value} or {@code ~key} with an undotted key. */

@@ -32,8 +32,10 @@ final class NemoGymCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<String> translated = NemoGymCommands.translate(mapping.name(), arguments);
+    List<String> notes = new ArrayList<>();
+    List<String> translated = NemoGymCommands.translate(mapping.name(), arguments, notes);
     CommandLine current = spec.commandLine();
+    notes.forEach(note -> current.getErr().println("note: " + note));
     if (arguments.contains("-v") || arguments.contains("--verbose")) {
       current.getErr().println("gym " + mapping.name() + " → gym4j " + String.join(" ", translated));
     }

@@ -33,7 +33,7 @@ final class NemoGymCommands {
       Function<Parsed, List<String>> translate) {}
 
   /** A NeMo Gym command line, parsed: flag values (repeatable ones keep every value), switches, overrides. */
-  record Parsed(Map<String, List<String>> values, Set<String> switches, List<String> overrides) {
+  record Parsed(Map<String, List<String>> values, Set<String> switches, List<String> overrides, List<String> notes) {
     String value(String flag) {
       List<String> all = values.get(flag);
       return all == null ? null : all.getLast();
@@ -42,9 +42,41 @@ final class NemoGymCommands {
     boolean has(String flag) {
       return values.containsKey(flag) || switches.contains(flag);
     }
+
+    /** A flag's value, or else the value of the {@code +key=} override NeMo Gym turns that flag into. */
+    String setting(String flag, String key) {
+      if (value(flag) != null) {
+        return value(flag);
+      }
+      String found = null;
+      for (String override : overrides) {
+        String bare = override.replaceFirst("^\\+{1,2}", "");
+        if (bare.startsWith(key + "=")) {
+          found = bare.substring(key.length() + 1);
+        }
+      }
+      return found;
+    }
   }
 
   static final String NOT_SUPPORTED = "not supported";
+  private static final String NO_CATALOG = "gym4j has no manifest-backed workload catalog (NeMo Gym's environment "
+      + "manifests): its environments are the folders under environments/";
+  /** NeMo Gym flags that cannot apply in gym4j, each with the reason (flags of commands mapped above). */
+  private static final Map<String, String> INAPPLICABLE = Map.ofEntries(
+      Map.entry("--search-dir", "gym4j finds configs in the working directory and its installation only: give the "
+          + "file with --config PATH"),
+      Map.entry("--kind", NO_CATALOG), Map.entry("--update-expected", NO_CATALOG), Map.entry("--manifest", NO_CATALOG),
+      Map.entry("--sync", NO_CATALOG), Map.entry("--profile", NO_CATALOG), Map.entry("--reuse-verifier", NO_CATALOG),
+      Map.entry("--reward-range", NO_CATALOG), Map.entry("--higher-is-better", NO_CATALOG),
+      Map.entry("--lower-is-better", NO_CATALOG),
+      Map.entry("--json", "this gym4j command prints text only (`gym4j env status --json` and `gym4j list "
+          + "environments --json` print JSON)"),
+      Map.entry("--download", "gym4j downloads no datasets: prepare them with NeMo Gym and put each at its "
+          + "jsonl_fpath"),
+      Map.entry("--force", "gym4j's reverify has no reverify_mode guard to override: every environment re-verifies"),
+      Map.entry("--append", "gym4j's reverify --judge-failed-only writes a fresh output (or continues one with "
+          + "--resume)"));
   private static final Map<String, String> ALIASES = Map.of("-a", "--agent", "-i", "--input", "-o", "--output",
       "-m", "--model", "-v", "--verbose", "-c", "--config");
   private static final List<String> ASSETS = List.of("--config", "--benchmark", "--environment", "--resources-server",
@@ -60,8 +92,12 @@ final class NemoGymCommands {
     add(t, "env start", "run", concat(ASSETS, MODEL), List.of(), p -> concat(List.of("run"), configAndModel(p)));
     add(t, "env test", "test NAME", List.of("--resources-server"), List.of(), p -> List.of("test", target(p,
         "gym4j tests one environment at a time (all of them: ./mvnw -B -ntp verify)")));
-    add(t, "env init", "init NAME", List.of("--resources-server"), List.of(), p -> List.of("init", target(p,
-        "give the new environment's name with --resources-server NAME")));
+    add(t, "env init", "init NAME", List.of("--resources-server", "--environment", "--benchmark"), List.of(), p -> {
+      refuse(p, "--benchmark", "gym4j scaffolds environments; a benchmark is a config.yaml under benchmarks/ that "
+          + "names one (see benchmarks/aime24/config.yaml)");
+      return List.of("init", p.value("--environment") != null ? p.value("--environment") : target(p,
+          "give the new environment's name with --environment NAME or --resources-server NAME"));
+    });
     add(t, "env resolve", "config", List.of("--config"), List.of(), p -> concat(List.of("config"), configAndModel(p)));
     add(t, "env validate", "config --validate", concat(ASSETS, MODEL), List.of(),
         p -> concat(List.of("config", "--validate"), configAndModel(p)));
@@ -78,7 +114,7 @@ final class NemoGymCommands {
     add(t, "eval aggregate", "metrics FILE... --output", List.of("--config", "--input-glob", "--output"), List.of(),
         NemoGymCommands::aggregate);
     add(t, "eval reverify", "reverify", concat(ASSETS, List.of("--inputs", "--rollouts", "--output", "--concurrency",
-        "--limit")), List.of("--resume", "--overwrite", "--force", "--judge-failed-only", "--append",
+        "--limit")), List.of("--resume", "--overwrite", "--judge-failed-only",
         "--disable-aggregation"), NemoGymCommands::reverify);
     add(t, "eval profile", "profile", List.of("--inputs", "--rollouts"), List.of(),
         p -> concat(List.of("profile"), concat(pass(p, "--inputs", "--rollouts"), p.overrides())));
@@ -130,14 +166,22 @@ final class NemoGymCommands {
 
   /** The gym4j command line for a NeMo Gym one ({@code verb} is e.g. {@code "env start"}). */
   static List<String> translate(String command, List<String> arguments) {
+    return translate(command, arguments, new ArrayList<>());
+  }
+
+  /** The same, with what the user should know about the translation added to {@code notes}. */
+  static List<String> translate(String command, List<String> arguments, List<String> notes) {
     Mapping mapping = COMMANDS.get(command);
     if (mapping == null) {
       throw new ConfigException("no NeMo Gym command `gym " + command + "`");
     }
     if (mapping.gym4j().equals(NOT_SUPPORTED)) {
-      return mapping.translate().apply(new Parsed(Map.of(), Set.of(), List.of()));
+      return mapping.translate().apply(new Parsed(Map.of(), Set.of(), List.of(), new ArrayList<>()));
     }
-    return mapping.translate().apply(parse(mapping, arguments));
+    Parsed parsed = parse(mapping, arguments);
+    List<String> translated = mapping.translate().apply(parsed);
+    notes.addAll(parsed.notes());
+    return translated;
   }
 
   static Parsed parse(Mapping mapping, List<String> arguments) {
@@ -151,7 +195,8 @@ final class NemoGymCommands {
         value = token.substring(token.indexOf('=') + 1);
         token = token.substring(0, token.indexOf('='));
       }
-      String flag = ALIASES.getOrDefault(token, token);
+      String flag = token.equals("-i") && mapping.valueFlags().contains("--input-glob") ? "--input-glob"
+          : ALIASES.getOrDefault(token, token);
       if (!flag.startsWith("-")) {
         overrides.add(token);
       } else if (mapping.switches().contains(flag)) {
@@ -164,6 +209,9 @@ final class NemoGymCommands {
           value = arguments.get(++i);
         }
         values.computeIfAbsent(flag, f -> new ArrayList<>()).add(value);
+      } else if (INAPPLICABLE.containsKey(flag)) {
+        throw new ConfigException("`gym " + mapping.name() + "` " + flag + " is not supported: "
+            + INAPPLICABLE.get(flag));
       } else {
         List<String> known = new ArrayList<>(mapping.valueFlags());
         known.addAll(mapping.switches());
@@ -174,14 +222,14 @@ final class NemoGymCommands {
     if (switches.contains("--verbose")) {
       overrides.add("+verbose=true");
     }
-    return new Parsed(values, switches, overrides);
+    return new Parsed(values, switches, overrides, new ArrayList<>());
   }
 
   private static List<String> evalRun(Parsed p) {
     List<String> args = new ArrayList<>();
     if (p.has("--no-serve")) {
       args.add("collect");
-      args.addAll(pass(p, "--agent", "--input", "--output", "--limit", "--resume"));
+      args.addAll(pass(p, "--agent", "--input", "--output", "--limit", "--resume", "--disable-aggregation"));
       rename(p, args, "--num-repeats", "--repeats");
       rename(p, args, "--concurrency", "--parallel");
       hydra(p, args, "--prompt-config", "prompt_config");
@@ -190,20 +238,20 @@ final class NemoGymCommands {
     } else {
       args.add("eval");
       String environment = p.value("--environment") != null ? p.value("--environment") : p.value("--resources-server");
+      List<String> configs = new ArrayList<>(p.values().getOrDefault("--config", List.of()));
+      p.overrides().stream().filter(NemoGymCommands::isConfigPaths).forEach(o -> configs.addAll(listed(o)));
       if (p.value("--benchmark") != null) {
         args.addAll(List.of("--benchmark", p.value("--benchmark")));
       } else if (environment != null) {
         args.addAll(List.of("--env", environment));
-      } else {
-        throw new ConfigException("`gym eval run` without --no-serve runs one environment or benchmark in gym4j: give "
+      } else if (configs.isEmpty()) {
+        throw new ConfigException("`gym eval run` without --no-serve needs servers to start: give --config FILE, "
             + "--environment NAME or --benchmark NAME (or start servers with `gym4j run` and collect with "
             + "`gym4j eval run --no-serve`)");
       }
-      for (String flag : List.of("--config", "--agent", "--input", "--prompt-config", "--split")) {
-        refuse(p, flag, "gym4j's eval takes the environment's or benchmark's own config, data and prompt; "
-            + "for other inputs start servers with `gym4j run` and collect with `gym4j eval run --no-serve`");
-      }
-      args.addAll(pass(p, "--output", "--limit", "--model", "--model-url", "--model-type"));
+      configs.forEach(c -> args.addAll(List.of("--config", c)));
+      args.addAll(pass(p, "--agent", "--input", "--split", "--prompt-config", "--output", "--limit", "--resume",
+          "--disable-aggregation", "--model", "--model-url", "--model-type"));
       rename(p, args, "--model-api-key", "--api-key");
       rename(p, args, "--num-repeats", "--repeats");
       rename(p, args, "--concurrency", "--parallel");
@@ -214,9 +262,8 @@ final class NemoGymCommands {
     if (p.has("--no-serve")) {
       args.addAll(configAndModel(p));
     } else {
-      args.addAll(p.overrides());
+      p.overrides().stream().filter(o -> !isConfigPaths(o)).forEach(args::add);
     }
-    // --disable-aggregation needs nothing: gym4j computes the metrics in the collector, from the rows it wrote
     return args;
   }
 
@@ -230,6 +277,10 @@ final class NemoGymCommands {
       args.addAll(expand(glob.strip()));
     }
     args.addAll(pass(p, "--output"));
+    if (p.has("--config")) {
+      p.notes().add("--config is not needed: gym4j computes the aggregate metrics itself, with NeMo Gym's formulas, "
+          + "without asking the agents' servers");
+    }
     return args;
   }
 
@@ -245,9 +296,10 @@ final class NemoGymCommands {
     }
     args.addAll(List.of("--env", environment));
     args.addAll(pass(p, "--inputs", "--rollouts", "--output", "--concurrency", "--limit", "--resume", "--overwrite",
-        "--judge-failed-only"));
-    for (String flag : List.of("--force", "--append", "--config", "--model-type")) {
-      refuse(p, flag, "gym4j's reverify has no equivalent");
+        "--judge-failed-only", "--disable-aggregation"));
+    for (String flag : List.of("--config", "--model-type")) {
+      refuse(p, flag, "gym4j's reverify starts the environment's own config (--environment or --benchmark) and "
+          + "needs no model: the rollouts are verified again, not generated");
     }
     args.addAll(p.overrides());
     return args;
@@ -255,18 +307,21 @@ final class NemoGymCommands {
 
   private static List<String> collate(Parsed p) {
     List<String> args = new ArrayList<>(List.of("data", "collate"));
-    String mode = p.value("--mode") != null ? p.value("--mode") : "train_preparation";
-    String types = switch (mode) {
+    String mode = p.setting("--mode", "mode");
+    String types = switch (mode == null ? "" : mode) {
       case "example_validation" -> "example";
       case "train_preparation" -> "train,validation,benchmark";
       default -> throw new ConfigException("`gym dataset collate`: --mode is train_preparation or "
-          + "example_validation, not " + mode);
+          + "example_validation" + (mode == null ? " (NeMo Gym has no default)" : ", not " + mode));
     };
     args.addAll(List.of("--types", types));
-    String dir = p.value("--output-dir") != null ? p.value("--output-dir") : "data";
-    args.addAll(List.of("--output", Path.of(dir, mode.equals("example_validation") ? "example.jsonl"
-        : "train.jsonl").toString()));
-    args.addAll(configAndModel(p));
+    String dir = p.setting("--output-dir", "output_dirpath");
+    if (dir == null) {
+      throw new ConfigException("`gym dataset collate`: give --output-dir DIR (or +output_dirpath=DIR), where NeMo "
+          + "Gym writes one <type>.jsonl per dataset type");
+    }
+    args.addAll(List.of("--output-dir", dir));
+    configAndModel(p).stream().filter(a -> !a.matches("\\+{1,2}(mode|output_dirpath)=.*")).forEach(args::add);
     return args;
   }
 
@@ -299,14 +354,17 @@ final class NemoGymCommands {
     if (p.value("--model-type") != null) {
       paths.add("models/configs/" + p.value("--model-type") + ".yaml");
     }
-    for (String override : p.overrides()) {
-      if (isConfigPaths(override)) {
-        String list = override.substring(override.indexOf('=') + 1).strip();
-        for (String path : list.replaceAll("^\\[|]$", "").split(",")) {
-          if (!path.isBlank()) {
-            paths.add(path.strip());
-          }
-        }
+    p.overrides().stream().filter(NemoGymCommands::isConfigPaths).forEach(o -> paths.addAll(listed(o)));
+    return paths;
+  }
+
+  /** The paths of one {@code +config_paths=[a,b]} override. */
+  private static List<String> listed(String override) {
+    List<String> paths = new ArrayList<>();
+    String list = override.substring(override.indexOf('=') + 1).strip();
+    for (String path : list.replaceAll("^\\[|]$", "").split(",")) {
+      if (!path.isBlank()) {
+        paths.add(path.strip());
       }
     }
     return paths;
@@ -320,6 +378,12 @@ final class NemoGymCommands {
   private static String target(Parsed p, String otherwise) {
     if (p.value("--resources-server") != null) {
       return p.value("--resources-server");
+    }
+    for (String override : p.overrides()) {
+      // NeMo Gym's positional workload NAME (`gym env test NAME`)
+      if (!override.contains("=") && !override.startsWith("+") && !override.startsWith("~")) {
+        return override;
+      }
     }
     for (String override : p.overrides()) {
       String bare = override.replaceFirst("^\\+{1,2}", "");

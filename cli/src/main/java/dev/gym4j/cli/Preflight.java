@@ -1,20 +1,15 @@
 package dev.gym4j.cli;
 
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.gym4j.client.Probe;
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.json.Json;
 import tools.jackson.databind.JsonNode;
@@ -125,43 +120,15 @@ final class Preflight {
 
   /** One GET with a deadline; a connection that fails or an answer that does not come is one line. */
   private static HttpResponse<String> probe(URI url, String what, Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(probeTimeout).GET();
-    headers.forEach(request::header);
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(probeTimeout)
-        .version(HttpClient.Version.HTTP_1_1).build()) {
-      return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (HttpConnectTimeoutException e) {
-      throw new ConfigException(what + " did not accept a connection within " + seconds(probeTimeout));
-    } catch (HttpTimeoutException e) {
-      throw new ConfigException(what + " accepted the connection but did not answer within "
-          + seconds(probeTimeout));
-    } catch (ConnectException e) {
-      throw new ConfigException(what + " cannot be reached: nothing listens at " + url.getHost() + ":" + port(url));
-    } catch (IOException e) {
-      throw new ConfigException(what + " cannot be reached: " + (e.getMessage() == null
-          ? e.getClass().getSimpleName() : e.getMessage()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ConfigException("interrupted while checking " + what);
+    Probe.Result result = Probe.get(url, headers, probeTimeout, what);
+    if (!result.answered()) {
+      throw new ConfigException(result.detail());
     }
+    return result.response();
   }
 
   /** A URL as it may be shown: user info is a secret. */
   static String withoutUserInfo(String url) {
-    try {
-      URI uri = new URI(url);
-      return uri.getRawUserInfo() == null ? url
-          : new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
-    } catch (URISyntaxException e) {
-      return url;
-    }
-  }
-
-  private static int port(URI url) {
-    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
-  }
-
-  private static String seconds(Duration duration) {
-    return duration.toMillis() / 1000.0 + " s";
+    return Probe.withoutUserInfo(url);
   }
 }

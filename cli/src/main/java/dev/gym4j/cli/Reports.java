@@ -17,8 +17,12 @@ final class Reports {
     if (summary.failed() > 0 || summary.givenUp() > 0) {
       out.println("failures: " + options.failures());
     }
-    out.println("metrics:  " + options.aggregateMetrics());
-    printMetrics(out, summary.metrics(), false);
+    if (options.aggregate()) {
+      out.println("metrics:  " + options.aggregateMetrics());
+      printMetrics(out, summary.metrics(), false);
+    } else {
+      out.println("metrics:  not computed (--disable-aggregation); `gym4j metrics` over every shard gives them");
+    }
     printMissing(out, summary, options);
     out.flush();
   }

@@ -78,6 +78,10 @@ final class ReverifyCommand implements Callable<Integer> {
       + "whose judge failed (judge_error, judge_unparseable).")
   boolean judgeFailedOnly;
 
+  @Option(names = "--disable-aggregation", description = "Compute and write no aggregate metrics (NeMo Gym's "
+      + "disable_aggregation).")
+  boolean disableAggregation;
+
   @Parameters(paramLabel = "OVERRIDE", description = "Config overrides, as for run.")
   List<String> overrides = new ArrayList<>();
 
@@ -112,10 +116,14 @@ final class ReverifyCommand implements Callable<Integer> {
         out.println("failures: " + failures);
       }
       List<JsonNode> rescored = Reverification.readTolerant(output);
-      Path metrics = beside(output, "aggregate_metrics.json");
-      Files.writeString(metrics, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(
-          AggregateMetrics.compute(rescored)));
-      out.println("metrics:  " + metrics);
+      if (disableAggregation) {
+        out.println("metrics:  not computed (--disable-aggregation)");
+      } else {
+        Path metrics = beside(output, "aggregate_metrics.json");
+        Files.writeString(metrics, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(
+            AggregateMetrics.compute(rescored)));
+        out.println("metrics:  " + metrics);
+      }
       RewardDiff.of(Reverification.keyed(new ArrayList<>(recorded)), rescored).print(out, EXAMPLES);
       out.flush();
       return outcome.failed() > 0 ? 1 : 0;

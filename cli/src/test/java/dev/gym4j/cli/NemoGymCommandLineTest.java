@@ -57,7 +57,12 @@ class NemoGymCommandLineTest {
     assertThat(NemoGymCommands.translate("eval run", List.of("--environment", "mcqa", "--limit", "5")))
         .containsExactly("eval", "--env", "mcqa", "--limit", "5");
     assertThatThrownBy(() -> NemoGymCommands.translate("eval run", List.of("--model", "m")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("give --environment NAME or --benchmark NAME");
+        .isInstanceOf(ConfigException.class).hasMessageContaining("give --config FILE, --environment NAME or "
+            + "--benchmark NAME");
+    assertThat(NemoGymCommands.translate("eval run", List.of("--config", "a.yaml", "+config_paths=[b.yaml]", "-a",
+        "ag", "--split", "train", "--prompt-config", "p.yaml", "--disable-aggregation", "--resume", "+limit=2")))
+        .containsExactly("eval", "--config", "a.yaml", "--config", "b.yaml", "--agent", "ag", "--split", "train",
+            "--prompt-config", "p.yaml", "--resume", "--disable-aggregation", "+limit=2");
   }
 
   @Test
@@ -68,8 +73,123 @@ class NemoGymCommandLineTest {
         .containsExactly("init", "letter_counting");
     assertThat(NemoGymCommands.translate("dataset collate", List.of("--mode", "example_validation", "--output-dir",
         "out", "--config", "c.yaml")))
-        .containsExactly("data", "collate", "--types", "example", "--output", "out/example.jsonl",
-            "+config_paths=[c.yaml]");
+        .containsExactly("data", "collate", "--types", "example", "--output-dir", "out", "+config_paths=[c.yaml]");
+  }
+
+  /**
+   * NeMo Gym's {@code TrainDataProcessor.collate_samples} ({@code nemo_gym/train_data_utils.py}): per in-scope type
+   * ({@code train_preparation}: train, validation, benchmark) one {@code <output_dirpath>/<type>.jsonl}, rows in
+   * config order, each repeated {@code num_repeats} times in place ({@code _iter_dataset_lines}), benchmark rows
+   * rendered through the dataset's {@code prompt_config}, {@code agent_ref} added; and {@code <type>_metrics.json}
+   * (the first dataset's entry, then the raw rows' profile), compared with one already there.
+   */
+  @Test
+  void dataset_collate_writes_one_file_per_dataset_type() throws Exception {
+    Files.writeString(dir.resolve("questions.jsonl"), "{\"question\": \"1+1?\", \"expected_answer\": \"2\"}\n"
+        + "{\"question\": \"2+2?\", \"expected_answer\": \"4\"}\n");
+    Files.writeString(dir.resolve("prompt.yaml"), "user: \"Solve {question} in {{braces}}\"\n");
+    Path train = dir.resolve("train_rows.jsonl");
+    Files.writeString(train, "{\"responses_create_params\": {\"input\": \"Weather in Paris?\"}}\n");
+    Files.writeString(dir.resolve("extra.yaml"), """
+        second_agent:
+          responses_api_agents:
+            simple_agent:
+              resources_server: {type: resources_servers, name: example_single_tool_call}
+              model_server: {type: responses_api_models, name: policy_model}
+              datasets:
+              - {name: questions, type: benchmark, jsonl_fpath: %s, num_repeats: 2, prompt_config: %s,
+                 prepare_script: prepare.py}
+              - {name: more, type: train, jsonl_fpath: %s, license: MIT}
+        """.formatted(dir.resolve("questions.jsonl"), dir.resolve("prompt.yaml"), train));
+    Path out = dir.resolve("collated");
+    List<String> args = List.of("dataset", "collate", "--resources-server", "example_single_tool_call", "--config",
+        dir.resolve("extra.yaml").toString(), "--model-type", "vllm_model", "--mode", "train_preparation",
+        "--output-dir", out.toString(), "+policy_base_url=http://h/v1", "+policy_api_key=x", "+policy_model_name=m");
+    assertThat(command.run(args.toArray(String[]::new))).as(command.err()).isZero();
+    try (var files = Files.list(out)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("benchmark.jsonl",
+          "benchmark_metrics.json", "train.jsonl", "train_metrics.json");
+    }
+    List<tools.jackson.databind.JsonNode> benchmark = Json.readLines(out.resolve("benchmark.jsonl"));
+    assertThat(benchmark).extracting(r -> r.at("/responses_create_params/input/0/content").asString())
+        .containsExactly("Solve 1+1? in {braces}", "Solve 1+1? in {braces}", "Solve 2+2? in {braces}",
+            "Solve 2+2? in {braces}");
+    assertThat(benchmark).allSatisfy(r -> assertThat(r.at("/agent_ref/name").asString()).isEqualTo("second_agent"));
+    var metrics = Json.parse(Files.readString(out.resolve("benchmark_metrics.json")));
+    assertThat(metrics.get("name").asString()).isEqualTo("questions");
+    // raw benchmark rows are no run request yet: compute_sample_metrics counts them as offending, not as examples
+    assertThat(metrics.get("Number of examples").asInt()).isZero();
+    assertThat(Json.readLines(out.resolve("train.jsonl"))).hasSize(1);
+    assertThat(Json.parse(Files.readString(out.resolve("train_metrics.json"))).get("Number of examples").asInt())
+        .isEqualTo(1);
+    // example_validation gathers the example datasets only
+    CapturedCommand example = new CapturedCommand();
+    assertThat(example.run("dataset", "collate", "--resources-server", "example_single_tool_call", "--model-type",
+        "vllm_model", "+mode=example_validation", "+output_dirpath=" + out, "+policy_base_url=http://h/v1",
+        "+policy_api_key=x", "+policy_model_name=m")).as(example.err()).isZero();
+    assertThat(Json.readLines(out.resolve("example.jsonl"))).hasSize(5);
+    // the data changed under a profile already written: NeMo Gym stops and writes the new one beside it
+    Files.writeString(train, "{\"responses_create_params\": {\"input\": \"Weather in Rome, today and tomorrow?\"}}"
+        + "\n{\"responses_create_params\": {\"input\": \"Rain?\"}}\n");
+    CapturedCommand again = new CapturedCommand();
+    assertThat(again.run(args.toArray(String[]::new))).isEqualTo(Main.USAGE_ERROR);
+    assertThat(again.err()).contains("differ from the ones already in", "train_metrics_conflict.json");
+    assertThat(Json.readLines(out.resolve("train.jsonl"))).hasSize(1);
+  }
+
+  /**
+   * {@code gym eval run} without {@code --no-serve} ({@code nemo_gym/cli/eval.py} {@code e2e_rollout_collection}):
+   * the servers of the configs start, the {@code --split} datasets are collated into
+   * {@code <output stem>/preprocessed_datasets/<split>.jsonl} and collected; {@code disable_aggregation}
+   * ({@code nemo_gym/rollout_collection.py}) leaves out the {@code _aggregate_metrics.json}. gym4j also takes
+   * {@code --input} with {@code --prompt-config} and {@code --agent} there (NeMo Gym replaces the input with the split).
+   */
+  @Test
+  void eval_run_starts_the_configs_servers_and_collects_a_split_or_an_input() throws Exception {
+    Files.writeString(dir.resolve("questions.jsonl"), "{\"question\": \"1+1?\"}\n{\"question\": \"2+2?\"}\n");
+    Files.writeString(dir.resolve("prompt.yaml"), "user: \"Solve {question} in {{braces}}\"\n");
+    Files.writeString(dir.resolve("extra.yaml"), """
+        second_agent:
+          responses_api_agents:
+            simple_agent:
+              resources_server: {type: resources_servers, name: example_single_tool_call}
+              model_server: {type: responses_api_models, name: policy_model}
+              datasets:
+              - {name: questions, type: benchmark, jsonl_fpath: %s, num_repeats: 2, prompt_config: %s,
+                 prepare_script: prepare.py}
+        """.formatted(dir.resolve("questions.jsonl"), dir.resolve("prompt.yaml")));
+    try (var model = dev.gym4j.testkit.ScriptedUpstream.start()) {
+      model.otherwise(dev.gym4j.testkit.Behaviours.callToolThenAnswer(dev.gym4j.testkit.Answer.toolCall("get_weather",
+          "{\"city\": \"SF\"}"), "Cold."));
+      List<String> serve = List.of("eval", "run", "--config", "environments/example_single_tool_call/config.yaml",
+          "--model-type", "vllm_model", "--model", "m", "--model-url", model.baseUrl(), "--model-api-key", "x");
+      Path split = dir.resolve("out/split.jsonl");
+      assertThat(command.run(concat(serve, "--config", dir.resolve("extra.yaml").toString(), "--split", "benchmark",
+          "--output", split.toString(), "--disable-aggregation"))).as(command.err()).isZero();
+      assertThat(Json.readLines(split)).hasSize(4).allSatisfy(r ->
+          assertThat(r.at("/agent_ref/name").asString()).isEqualTo("second_agent"));
+      assertThat(Json.readLines(dir.resolve("out/split/preprocessed_datasets/benchmark.jsonl"))).hasSize(4);
+      assertThat(Files.exists(dir.resolve("out/split_aggregate_metrics.json"))).isFalse();
+      assertThat(command.out()).contains("metrics:  not computed (--disable-aggregation)");
+      assertThat(model.received()).anySatisfy(r -> assertThat(r.body().toString()).contains("Solve 2+2? in {braces}"));
+
+      Path given = dir.resolve("out/input.jsonl");
+      List<String> input = List.of(concat(serve, "-a", "example_single_tool_call_simple_agent", "-i",
+          dir.resolve("questions.jsonl").toString(), "--prompt-config", dir.resolve("prompt.yaml").toString(),
+          "--num-repeats", "2", "-o", given.toString()));
+      CapturedCommand first = new CapturedCommand();
+      assertThat(first.run(input.toArray(String[]::new))).as(first.err()).isZero();
+      assertThat(Json.readLines(given)).hasSize(4).allSatisfy(r ->
+          assertThat(r.at("/agent_ref/name").asString()).isEqualTo("example_single_tool_call_simple_agent"));
+      assertThat(Files.exists(dir.resolve("out/input_aggregate_metrics.json"))).isTrue();
+      CapturedCommand resumed = new CapturedCommand();
+      assertThat(resumed.run(concat(input, "--resume"))).as(resumed.err()).isZero();
+      assertThat(resumed.out()).contains("4 rollouts: 4 already done, 0 succeeded");
+    }
+  }
+
+  private static String[] concat(List<String> first, String... more) {
+    return java.util.stream.Stream.concat(first.stream(), java.util.Arrays.stream(more)).toArray(String[]::new);
   }
 
   @Test
@@ -81,6 +201,34 @@ class NemoGymCommandLineTest {
         "-o", "merged.jsonl")))
         .containsExactly("metrics", dir.resolve("shard_0.jsonl").toString(), dir.resolve("shard_1.jsonl").toString(),
             "--output", "merged.jsonl");
+  }
+
+  /** {@code nemo_gym/cli/main.py} COMMANDS: the flags of each command, its positional NAME and its aliases. */
+  @Test
+  void every_flag_of_nemo_gyms_parser_is_mapped_or_refused_with_the_reason() throws Exception {
+    assertThat(NemoGymCommands.translate("env test", List.of("mcqa"))).containsExactly("test", "mcqa");
+    assertThat(NemoGymCommands.translate("env init", List.of("--environment", "my_env")))
+        .containsExactly("init", "my_env");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env init", List.of("--benchmark", "b")))
+        .hasMessageContaining("gym4j scaffolds environments");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env start", List.of("--search-dir", "x")))
+        .hasMessage("`gym env start` --search-dir is not supported: gym4j finds configs in the working directory "
+            + "and its installation only: give the file with --config PATH");
+    assertThatThrownBy(() -> NemoGymCommands.translate("dataset collate", List.of("--download", "--mode",
+        "train_preparation"))).hasMessageContaining("gym4j downloads no datasets");
+    assertThatThrownBy(() -> NemoGymCommands.translate("env test", List.of("--kind", "environment")))
+        .hasMessageContaining("no manifest-backed workload catalog");
+    assertThatThrownBy(() -> NemoGymCommands.translate("eval reverify", List.of("--environment", "mcqa", "--force")))
+        .hasMessageContaining("no reverify_mode guard");
+    assertThatThrownBy(() -> NemoGymCommands.translate("dataset collate", List.of("--output-dir", "o")))
+        .hasMessageContaining("--mode is train_preparation or example_validation (NeMo Gym has no default)");
+    // eval aggregate's -i is --input-glob; its --config is not needed, and the command says so
+    Files.writeString(dir.resolve("shard_0.jsonl"), "");
+    assertThat(NemoGymCommands.translate("eval aggregate", List.of("-i", dir + "/shard_*.jsonl")))
+        .containsExactly("metrics", dir.resolve("shard_0.jsonl").toString());
+    List<String> notes = new java.util.ArrayList<>();
+    NemoGymCommands.translate("eval aggregate", List.of("-i", dir + "/shard_*.jsonl", "--config", "c.yaml"), notes);
+    assertThat(notes).singleElement().asString().startsWith("--config is not needed");
   }
 
   @Test

@@ -25,10 +25,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param retryFailed with {@code resume}, run again the rollouts that failed in earlier runs (those an agent
  *     marked terminal excepted)
  * @param retries how retries wait
+ * @param aggregate compute the aggregate metrics and write {@code <output>_aggregate_metrics.json} after the
+ *     collection; off is NeMo Gym's {@code disable_aggregation}, for shards merged later by {@code metrics}
  */
 public record CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit,
     boolean resume, ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
-    Path promptConfig, boolean retryFailed, Retries retries) {
+    Path promptConfig, boolean retryFailed, Retries retries, boolean aggregate) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -61,6 +63,14 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
         true, Retries.defaults());
   }
 
+  /** The options with the aggregate metrics computed and written. */
+  public CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit, boolean resume,
+      ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
+      Path promptConfig, boolean retryFailed, Retries retries) {
+    this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, repeatsByAgent, addSeed,
+        promptConfig, retryFailed, retries, true);
+  }
+
   public CollectOptions {
     if (repeats < 1) {
       throw new IllegalArgumentException("repeats must be at least 1");
@@ -83,18 +93,24 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
 
   public CollectOptions withRetries(Retries value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailed, value);
+        repeatsByAgent, addSeed, promptConfig, retryFailed, value, aggregate);
   }
 
   /** The same options with rows rendered through a NeMo Gym prompt_config file (or none). */
   public CollectOptions withPromptConfig(Path value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, value, retryFailed, retries);
+        repeatsByAgent, addSeed, value, retryFailed, retries, aggregate);
   }
 
   public CollectOptions withResume(boolean value, boolean retryFailedRollouts) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, value, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries);
+        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries, aggregate);
+  }
+
+  /** The same options with the aggregate metrics computed or not (NeMo Gym's {@code disable_aggregation}). */
+  public CollectOptions withAggregation(boolean value) {
+    return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
+        repeatsByAgent, addSeed, promptConfig, retryFailed, retries, value);
   }
 
   /** {@code results/run.jsonl} → {@code results/run_<suffix>}. */

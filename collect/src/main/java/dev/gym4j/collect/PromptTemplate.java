@@ -70,7 +70,7 @@ public record PromptTemplate(String system, String user) {
   }
 
   /** The row with its input built from the templates. */
-  void apply(ObjectNode row, String where) {
+  public void apply(ObjectNode row, String where) {
     JsonNode params = row.get("responses_create_params");
     ObjectNode target = params instanceof ObjectNode object ? object : row.putObject("responses_create_params");
     JsonNode input = target.get("input");

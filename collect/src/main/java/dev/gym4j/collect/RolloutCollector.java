@@ -141,8 +141,13 @@ public final class RolloutCollector {
     }
     progress.finish();
     List<JsonNode> results = JsonlFile.readComplete(options.output());
-    ArrayNode metrics = AggregateMetrics.compute(results);
-    writeMetrics(metrics);
+    ArrayNode metrics = options.aggregate() ? AggregateMetrics.compute(results) : Json.array();
+    if (options.aggregate()) {
+      writeMetrics(metrics);
+    } else {
+      log.println("aggregate metrics not computed (disable_aggregation): compute them over all shards with "
+          + "`gym4j metrics FILE...` (NeMo Gym's `gym eval aggregate`)");
+    }
     Map<String, Missing> missing = missing(rollouts, results);
     int missingCount = missing.values().stream().mapToInt(Missing::count).sum();
     return new Summary(rollouts.size(), alreadyDone, outcome[0], outcome[1], givenUpBefore, metrics, missingCount,

@@ -1,16 +1,10 @@
 package dev.gym4j.model;
 
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.gym4j.client.Probe;
 import dev.gym4j.config.Secrets;
 import dev.gym4j.json.Json;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,36 +27,20 @@ public record UpstreamHealth(boolean ok, String upstream, String failure, String
 
   /** One GET of {@code url} with these headers, given up after {@code deadline}. */
   public static UpstreamHealth probe(URI url, Map<String, String> headers, Duration deadline) {
-    String shown = Secrets.redact(withoutUserInfo(url));
-    HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(deadline).GET();
-    headers.forEach(request::header);
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(deadline).version(HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NEVER).build()) {
-      int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-      if (status == 401 || status == 403) {
-        return down(shown, "unauthorized", "the upstream " + shown + " refused the configured credentials (" + status
-            + ")");
-      }
-      if (status >= 500) {
-        return down(shown, "server_error", "the upstream " + shown + " answered " + status);
-      }
-      return new UpstreamHealth(true, shown, null, "the upstream " + shown + " answered " + status);
-    } catch (HttpConnectTimeoutException e) {
-      return down(shown, "timeout", "the upstream " + shown + " did not accept a connection within "
-          + seconds(deadline));
-    } catch (HttpTimeoutException e) {
-      return down(shown, "timeout", "the upstream " + shown + " accepted the connection but did not answer within "
-          + seconds(deadline));
-    } catch (ConnectException e) {
-      return down(shown, "unreachable", "the upstream " + shown + " cannot be reached: nothing listens at "
-          + url.getHost() + ":" + port(url));
-    } catch (IOException | IllegalArgumentException e) {
-      return down(shown, "unreachable", "the upstream " + shown + " cannot be reached ("
-          + e.getClass().getSimpleName().replace("Exception", "").toLowerCase(java.util.Locale.ROOT) + ")");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return down(shown, "timeout", "interrupted while probing " + shown);
+    String shown = Secrets.redact(Probe.withoutUserInfo(url.toString()));
+    Probe.Result result = Probe.get(url, headers, deadline, "the upstream " + shown);
+    if (!result.answered()) {
+      return down(shown, result.failure(), result.detail());
     }
+    int status = result.response().statusCode();
+    if (status == 401 || status == 403) {
+      return down(shown, "unauthorized", "the upstream " + shown + " refused the configured credentials (" + status
+          + ")");
+    }
+    if (status >= 500) {
+      return down(shown, "server_error", "the upstream " + shown + " answered " + status);
+    }
+    return new UpstreamHealth(true, shown, null, "the upstream " + shown + " answered " + status);
   }
 
   private static UpstreamHealth down(String shown, String failure, String detail) {
@@ -79,21 +57,5 @@ public record UpstreamHealth(boolean ok, String upstream, String failure, String
     }
     json.put("detail", detail);
     return json;
-  }
-
-  private static String withoutUserInfo(URI url) {
-    if (url.getRawUserInfo() == null) {
-      return url.toString();
-    }
-    return url.getScheme() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort())
-        + (url.getRawPath() == null ? "" : url.getRawPath());
-  }
-
-  private static int port(URI url) {
-    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
-  }
-
-  private static String seconds(Duration duration) {
-    return duration.toMillis() / 1000.0 + " s";
   }
 }

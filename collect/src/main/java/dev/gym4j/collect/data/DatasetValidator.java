@@ -104,14 +104,7 @@ public final class DatasetValidator {
       return new Report(problems, rows, metrics, "none", List.of());
     }
     String status = Files.exists(metrics) ? "overwritten" : "written";
-    ObjectNode written = Json.object();
-    if (entry != null && entry.isObject()) {
-      for (String key : List.of("name", "type", "jsonl_fpath", "num_repeats", "source", "gitlab_identifier",
-          "huggingface_identifier", "license")) {
-        written.set(key, entry.has(key) ? entry.get(key) : key.equals("num_repeats") ? Json.MAPPER.getNodeFactory()
-            .numberNode(1) : Json.MAPPER.getNodeFactory().nullNode());
-      }
-    }
+    ObjectNode written = entryHeader(entry);
     written.setAll(profile);
     try {
       Files.writeString(metrics, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(written) + "\n");
@@ -159,6 +152,19 @@ public final class DatasetValidator {
     } else if (!before.equals(now)) {
       differences.add(path + ": " + before + " in the file, " + now + " now");
     }
+  }
+
+  /** The dataset entry's keys NeMo Gym writes at the top of a profile (none when the entry is unknown). */
+  static ObjectNode entryHeader(JsonNode entry) {
+    ObjectNode header = Json.object();
+    if (entry != null && entry.isObject()) {
+      for (String key : List.of("name", "type", "jsonl_fpath", "num_repeats", "source", "gitlab_identifier",
+          "huggingface_identifier", "license")) {
+        header.set(key, entry.has(key) ? entry.get(key) : key.equals("num_repeats") ? Json.MAPPER.getNodeFactory()
+            .numberNode(1) : Json.MAPPER.getNodeFactory().nullNode());
+      }
+    }
+    return header;
   }
 
   static Path metricsPath(Path file) {
