@@ -239,8 +239,28 @@ public final class Routes {
       if (watch != null && watch.tookInput()) {
         res.header(HeaderNames.CONNECTION, "close");
       }
-      send(req, res, status, result);
+      if (result instanceof ServerSentEvents.Stream stream) {
+        stream(route, req, res, stream);
+      } else {
+        send(req, res, status, result);
+      }
       count(route, req, status, start);
+    }
+  }
+
+  /**
+   * Writes an event stream; a failure once the 200 is sent can only end the connection (the source reports
+   * what it can as an event first).
+   */
+  private void stream(String route, ServerRequest req, ServerResponse res, ServerSentEvents.Stream stream) {
+    try {
+      ServerSentEvents.write(res, stream, bodyTimeout);
+    } catch (Exception e) {
+      LOG.debug("{} {} on {}: the event stream ended early: {}", req.prologue().method().text(), req.path().path(),
+          serverName, e.toString());
+      io.micrometer.core.instrument.Counter.builder("gym4j.streams.broken").tag("server", serverName)
+          .tag("route", route).register(Metrics.REGISTRY).increment();
+      throw new io.helidon.webserver.CloseConnectionException("the event stream ended early");
     }
   }
 
