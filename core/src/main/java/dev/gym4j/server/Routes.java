@@ -64,6 +64,18 @@ public final class Routes {
     return this;
   }
 
+  /** Paths whose error bodies are also in OpenAI's shape ({@link ErrorBodies#openAI}). */
+  private final java.util.Set<String> openAIPaths = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Marks an OpenAI-compatible path: its error bodies carry OpenAI's {@code error} object beside FastAPI's
+   * {@code detail}, so OpenAI's SDKs show the message.
+   */
+  public Routes openAICompatible(String path) {
+    openAIPaths.add(path);
+    return this;
+  }
+
   /** A GET endpoint; HEAD on it answers the same status and headers without the body. */
   public Routes get(String path, JsonHandler handler) {
     Handler wrapped = wrap(path, handler);
@@ -238,6 +250,9 @@ public final class Routes {
       }
       if (watch != null && watch.tookInput()) {
         res.header(HeaderNames.CONNECTION, "close");
+      }
+      if (status >= 400 && openAIPaths.contains(route)) {
+        result = ErrorBodies.openAI(status, result);
       }
       if (result instanceof ServerSentEvents.Stream stream) {
         stream(route, req, res, stream);
