@@ -90,7 +90,8 @@ abstract class VerifyingAgent extends AgentServer {
     Map<String, String> cookies = new HashMap<>(call.cookies());
     return dev.gym4j.server.ServerSentEvents.stream(sink -> {
       dev.gym4j.wire.ResponseEvents events = new dev.gym4j.wire.ResponseEvents(sink);
-      events.started(head(request));
+      ObjectNode head = head(request);
+      events.started(head);
       Episode episode;
       try {
         episode = episode(request, cookies, item -> {
@@ -106,7 +107,11 @@ abstract class VerifyingAgent extends AgentServer {
         events.error(failure.failureClass(), failure.getMessage());
         return;
       }
-      events.finished(episode.response());
+      // one response from created to completed, as OpenAI's stream readers check
+      ObjectNode last = episode.response().json().deepCopy();
+      last.set("id", head.get("id"));
+      last.set("created_at", head.get("created_at"));
+      events.finished(new Response(last));
     });
   }
 

@@ -76,7 +76,12 @@ public abstract class AgentServer extends GymServer {
       boolean stream = dev.gym4j.wire.Streaming.asked(body);
       ResponseCreateParams request = ResponseCreateParams.of(stream ? dev.gym4j.wire.Streaming.without(body) : body);
       try {
-        return stream ? streamResponses(request, call) : responses(request, call);
+        if (stream) {
+          return streamResponses(request, call);
+        }
+        Object answer = responses(request, call);
+        return answer instanceof dev.gym4j.wire.Response response
+            ? dev.gym4j.wire.OpenAIShapes.response(response.json()) : answer;
       } catch (RolloutFailure failure) {
         // the model's 4xx, 502 or 504 is passed on, not turned into a 500
         return failed(failure);

@@ -10,6 +10,7 @@ import dev.gym4j.server.Routes;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.json.Json;
 import dev.gym4j.wire.ChatChunks;
+import dev.gym4j.wire.OpenAIShapes;
 import dev.gym4j.wire.ResponseEvents;
 import dev.gym4j.wire.Streaming;
 import tools.jackson.databind.node.ObjectNode;
@@ -79,7 +80,7 @@ public abstract class ModelServer extends GymServer {
     routes.post("/v1/responses", call -> {
       ObjectNode body = call.bodyObject();
       if (!Streaming.asked(body)) {
-        return responses(ResponseCreateParams.of(body), call);
+        return OpenAIShapes.response(responses(ResponseCreateParams.of(body), call).json());
       }
       ResponseCreateParams request = ResponseCreateParams.of(Streaming.without(body));
       var upstream = streamResponses(request, call);
@@ -92,7 +93,7 @@ public abstract class ModelServer extends GymServer {
     routes.post("/v1/chat/completions", call -> {
       ObjectNode body = call.bodyObject();
       if (!Streaming.asked(body)) {
-        return chatCompletions(ChatCompletionRequest.of(body), call);
+        return OpenAIShapes.chatCompletion(chatCompletions(ChatCompletionRequest.of(body), call).json());
       }
       boolean usage = ChatChunks.includeUsage(body);
       ChatCompletionRequest request = ChatCompletionRequest.of(Streaming.without(body));

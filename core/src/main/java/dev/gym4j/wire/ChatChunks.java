@@ -31,14 +31,14 @@ public final class ChatChunks {
     for (int i = 0; i < choices.size(); i++) {
       JsonNode choice = choices.get(i);
       JsonNode message = choice.path("message");
-      sink.send(null, chunk(chat, i, delta -> delta.put("role", "assistant").put("content", ""), null, choice));
+      send(sink, chunk(chat, i, delta -> delta.put("role", "assistant").put("content", ""), null, choice));
       for (String field : new String[] {"reasoning_content", "reasoning"}) {
         if (message.path(field).isString() && !message.path(field).stringValue().isEmpty()) {
-          sink.send(null, chunk(chat, i, delta -> delta.put(field, message.path(field).stringValue()), null, choice));
+          send(sink, chunk(chat, i, delta -> delta.put(field, message.path(field).stringValue()), null, choice));
         }
       }
       if (message.path("content").isString() && !message.path("content").stringValue().isEmpty()) {
-        sink.send(null, chunk(chat, i, delta -> delta.put("content", message.path("content").stringValue()), null,
+        send(sink, chunk(chat, i, delta -> delta.put("content", message.path("content").stringValue()), null,
             choice));
       }
       JsonNode calls = message.path("tool_calls");
@@ -46,10 +46,10 @@ public final class ChatChunks {
         int index = k;
         ObjectNode call = calls.get(k) instanceof ObjectNode object ? object.deepCopy() : Json.object();
         call.put("index", index);
-        sink.send(null, chunk(chat, i, delta -> delta.putArray("tool_calls").add(call), null, choice));
+        send(sink, chunk(chat, i, delta -> delta.putArray("tool_calls").add(call), null, choice));
       }
       String finish = choice.path("finish_reason").asString("stop");
-      sink.send(null, chunk(chat, i, delta -> message.properties().forEach(field -> {
+      send(sink, chunk(chat, i, delta -> message.properties().forEach(field -> {
         if (!DELTA_FIELDS.contains(field.getKey())) {
           delta.set(field.getKey(), field.getValue());
         }
@@ -59,9 +59,13 @@ public final class ChatChunks {
       ObjectNode last = head(chat);
       last.putArray("choices");
       last.set("usage", usage);
-      sink.send(null, last);
+      send(sink, last);
     }
     sink.sendText(null, "[DONE]");
+  }
+
+  private static void send(ServerSentEvents.Sink sink, ObjectNode chunk) throws IOException {
+    sink.send(null, OpenAIShapes.chatChunk(chunk));
   }
 
   private static ObjectNode chunk(ObjectNode chat, int index, java.util.function.Consumer<ObjectNode> delta,

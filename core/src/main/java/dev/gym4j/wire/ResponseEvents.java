@@ -44,10 +44,10 @@ public final class ResponseEvents {
    * fields with status {@code in_progress}, no output and no usage yet.
    */
   public void started(ObjectNode head) throws IOException {
-    ObjectNode response = head.deepCopy();
+    ObjectNode response = OpenAIShapes.response(head);
     response.put("status", "in_progress");
     response.putArray("output");
-    response.putNull("usage");
+    response.remove("usage");
     if (response.has("completed_at")) {
       response.putNull("completed_at");
     }
@@ -57,10 +57,11 @@ public final class ResponseEvents {
   }
 
   /** One output item: added, its deltas, done. */
-  public void item(JsonNode item) throws IOException {
+  public void item(JsonNode given) throws IOException {
+    ObjectNode item = OpenAIShapes.item(given);
     int index = outputIndex++;
     String id = item.path("id").asString("");
-    ObjectNode added = item instanceof ObjectNode object ? object.deepCopy() : Json.object();
+    ObjectNode added = item.deepCopy();
     for (String field : new String[] {Item.PROMPT_TOKEN_IDS, Item.GENERATION_TOKEN_IDS, Item.GENERATION_LOG_PROBS,
         Item.ROUTED_EXPERTS}) {
       added.remove(field);
@@ -145,7 +146,8 @@ public final class ResponseEvents {
       case "failed" -> "response.failed";
       default -> "response.completed";
     };
-    send(type, event -> event.set("response", response.json()));
+    ObjectNode whole = OpenAIShapes.response(response.json());
+    send(type, event -> event.set("response", whole));
   }
 
   /** An {@code error} event, for a failure after the stream has started. */
