@@ -104,7 +104,8 @@ abstract class VerifyingAgent extends AgentServer {
       } catch (java.io.UncheckedIOException e) {
         throw e.getCause();
       } catch (RolloutFailure failure) {
-        events.error(failure.failureClass(), failure.getMessage());
+        // as on an error status: what a failing call said may hold a credential
+        events.error(failure.failureClass(), dev.gym4j.config.Secrets.redact(failure.getMessage()));
         return;
       }
       // one response from created to completed, as OpenAI's stream readers check

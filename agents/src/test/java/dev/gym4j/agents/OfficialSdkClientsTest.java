@@ -27,13 +27,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The official OpenAI SDKs for Node and Python as real clients of our model server (vllm_model) and agent
+ * The official OpenAI SDKs for Java, Node and Python as real clients of our model server (vllm_model) and agent
  * (simple_agent): Responses streamed and not, with reasoning and tool calls, Chat Completions streamed and
  * not, the model list and an error. Each script (test resources {@code sdk/}) reads the SDK's typed objects
  * back field by field and prints them; this test checks every field, and that each streamed answer is the
  * non-streamed one. The SDKs are installed at test time under {@code target/} (npm from its registry, pip from
  * the configured index); a client that cannot be installed is skipped, and fails the test under
- * {@code GYM4J_CI=1}. The Java SDK is exercised in models/OpenAISdkConformanceTest. Shapes as NeMo Gym's
+ * {@code GYM4J_CI=1}. The Java SDK (openai-java, a test dependency) reads the same fields here. Shapes as NeMo Gym's
  * servers give them: responses_api_models/vllm_model/app.py, responses_api_agents/simple_agent/app.py.
  */
 class OfficialSdkClientsTest {
@@ -107,6 +107,39 @@ class OfficialSdkClientsTest {
     copy("sdk/openai_client.py", script);
     check("python " + PYTHON_SDK, run(List.of(python.toString(), script.toString(), url("policy_model").toString(),
         url("agent").toString()), venv));
+  }
+
+  @Test
+  void theJavaSdk() throws Exception {
+    ObjectNode out = Json.object();
+    var model = com.openai.client.okhttp.OpenAIOkHttpClient.builder().baseUrl(url("policy_model") + "/v1")
+        .apiKey("unused").maxRetries(0).build();
+    var agent = com.openai.client.okhttp.OpenAIOkHttpClient.builder().baseUrl(url("agent") + "/v1")
+        .apiKey("unused").maxRetries(0).build();
+    try {
+      out.set("model", JavaSdk.summary(model.responses().create(JavaSdk.params("hi", false))));
+      out.set("model_stream", JavaSdk.streamed(model, JavaSdk.params("hi", false)));
+      out.set("model_tool", JavaSdk.summary(model.responses().create(JavaSdk.params("weather?", true))));
+      out.set("model_tool_stream", JavaSdk.streamed(model, JavaSdk.params("weather?", true)));
+      JavaSdk.chat(model, out);
+      out.set("models", Json.toTree(model.models().list().data().stream().map(entry -> entry.id()).toList()));
+      try {
+        model.responses().create(JavaSdk.params("hi", false).toBuilder()
+            .putAdditionalBodyProperty("temperature", com.openai.core.JsonValue.from("hot")).build());
+      } catch (com.openai.errors.OpenAIServiceException error) {
+        ObjectNode summary = out.putObject("error");
+        summary.put("status", error.statusCode());
+        summary.put("message", error.getMessage());
+        summary.put("param", error.param().orElse(null));
+        summary.put("type", error.type().orElse(null));
+      }
+      out.set("agent", JavaSdk.summary(agent.responses().create(JavaSdk.params("weather?", true))));
+      out.set("agent_stream", JavaSdk.streamed(agent, JavaSdk.params("weather?", true)));
+    } finally {
+      model.close();
+      agent.close();
+    }
+    check("java openai-java 4.101.0", out);
   }
 
   private static void copy(String resource, Path to) throws IOException {

@@ -70,8 +70,8 @@ final class EventRelay {
       } catch (CallerFailed e) {
         throw e.getCause();
       } catch (IOException | UpstreamBroken e) {
-        sink.send(null, error.apply("upstream " + Upstream.shown(url) + " failed mid-stream: " + e.getMessage(),
-            next[0]));
+        sink.send(null, error.apply(dev.gym4j.config.Secrets.redact("upstream " + Upstream.shown(url)
+            + " failed mid-stream: " + e.getMessage()), next[0]));
       }
     });
   }
