@@ -3,26 +3,31 @@ package dev.gym4j.model;
 import java.time.Duration;
 
 import dev.gym4j.config.ServerKind;
+import dev.gym4j.json.Json;
 import dev.gym4j.server.Call;
 import dev.gym4j.server.GymServer;
 import dev.gym4j.server.Reply;
 import dev.gym4j.server.Routes;
 import dev.gym4j.server.ServerSentEvents;
-import dev.gym4j.json.Json;
 import dev.gym4j.wire.ChatChunks;
+import dev.gym4j.wire.ChatCompletion;
+import dev.gym4j.wire.ChatCompletionRequest;
 import dev.gym4j.wire.OpenAIShapes;
+import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseCreateParams;
 import dev.gym4j.wire.ResponseEvents;
 import dev.gym4j.wire.Streaming;
 import tools.jackson.databind.node.ObjectNode;
-import dev.gym4j.wire.ChatCompletion;
-import dev.gym4j.wire.ChatCompletionRequest;
-import dev.gym4j.wire.Response;
-import dev.gym4j.wire.ResponseCreateParams;
 
 /**
  * A model server: a policy or judge model behind {@code POST /v1/responses} and
  * {@code POST /v1/chat/completions}. Requests are checked before an implementation sees them; an upstream
  * that fails or times out is answered with 502 or 504 (never a made-up answer).
+ *
+ * <p>Both routes stream when asked ({@code "stream": true}): from the upstream as it arrives when the
+ * implementation can ({@link #streamResponses}), else made from the finished answer. What they send is
+ * made valid by OpenAI's schema ({@link OpenAIShapes}); errors carry OpenAI's error object beside
+ * {@code detail}. {@code GET /v1/models} names the configured model.
  */
 public abstract class ModelServer extends GymServer {
 

@@ -163,6 +163,10 @@ class OpenAISdkConformanceTest {
       });
     }
     assertThat(chunks.getLast().choices()).isEmpty();
+    var finish = chunks.stream().filter(chunk -> !chunk.choices().isEmpty()
+        && chunk.choices().getFirst().finishReason().isPresent()).findFirst().orElseThrow();
+    assertThat(finish.choices().getFirst().delta()._additionalProperties()).containsKeys("prompt_token_ids",
+        "generation_token_ids", "generation_log_probs");
     assertThat(chunks.getLast().usage().orElseThrow().completionTokens()).isPositive();
     ChatCompletion completion = accumulator.chatCompletion();
     var message = completion.choices().getFirst().message();
