@@ -49,6 +49,11 @@ public final class SimpleAgent extends VerifyingAgent {
   /** The model/tool loop of one episode. */
   @Override
   protected Episode episode(ResponseCreateParams request, Map<String, String> resourceCookies) {
+    return episode(request, resourceCookies, item -> { });
+  }
+
+  @Override
+  protected Episode episode(ResponseCreateParams request, Map<String, String> resourceCookies, ItemSink produced) {
     List<Item> input = request.input();
     OfferedTools tools = OfferedTools.of(request);
     List<Item> outputs = new ArrayList<>();
@@ -62,8 +67,9 @@ public final class SimpleAgent extends VerifyingAgent {
       history.addAll(outputs);
       ResponseCreateParams turn = request.withInput(history);
       last = callModel(turn, modelCookies);
-      List<Item> produced = last.output();
-      outputs.addAll(produced);
+      List<Item> made = last.output();
+      outputs.addAll(made);
+      made.forEach(produced::accept);
       if (last.usage().isPresent()) {
         usage = usage == null ? last.usage().get() : usage.plus(last.usage().get());
       }
@@ -72,7 +78,7 @@ public final class SimpleAgent extends VerifyingAgent {
       }
       List<FunctionCall> calls = new ArrayList<>();
       boolean answered = false;
-      for (Item item : produced) {
+      for (Item item : made) {
         if (item instanceof FunctionCall functionCall) {
           calls.add(functionCall);
         } else if (item instanceof Message message && "assistant".equals(message.role())) {
@@ -83,7 +89,10 @@ public final class SimpleAgent extends VerifyingAgent {
         break;
       }
       for (FunctionCall functionCall : calls) {
-        outputs.add(FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, tools, resourceCookies)));
+        FunctionCallOutput result = FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, tools,
+            resourceCookies));
+        outputs.add(result);
+        produced.accept(result);
       }
       if (maxSteps > 0 && step >= maxSteps) {
         break;

@@ -61,6 +61,80 @@ abstract class VerifyingAgent extends AgentServer {
    */
   protected abstract Episode episode(ResponseCreateParams request, Map<String, String> cookies);
 
+  /**
+   * The episode, telling {@code produced} of each output item as soon as it is final: an agent that can,
+   * overrides this (and the two-argument form calls it); by default the items are told at the end.
+   */
+  protected Episode episode(ResponseCreateParams request, Map<String, String> cookies, ItemSink produced) {
+    Episode episode = episode(request, cookies);
+    for (dev.gym4j.wire.Item item : episode.response().output()) {
+      produced.accept(item);
+    }
+    return episode;
+  }
+
+  /** Where an episode hands its output items while it runs. */
+  @FunctionalInterface
+  protected interface ItemSink {
+    void accept(dev.gym4j.wire.Item item);
+  }
+
+  /**
+   * The episode streamed as it runs: {@code response.created} at once, each output item when it is final,
+   * {@code response.completed} with the same response a non-streaming call returns; a failure after the
+   * start is an {@code error} event naming the failure class. Cookies the episode ends with are not sent:
+   * the headers left before the episode ran.
+   */
+  @Override
+  protected final Object streamResponses(ResponseCreateParams request, Call call) {
+    Map<String, String> cookies = new HashMap<>(call.cookies());
+    return dev.gym4j.server.ServerSentEvents.stream(sink -> {
+      dev.gym4j.wire.ResponseEvents events = new dev.gym4j.wire.ResponseEvents(sink);
+      ObjectNode head = head(request);
+      events.started(head);
+      Episode episode;
+      try {
+        episode = episode(request, cookies, item -> {
+          try {
+            events.item(item.json());
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause();
+      } catch (RolloutFailure failure) {
+        // as on an error status: what a failing call said may hold a credential
+        events.error(failure.failureClass(), dev.gym4j.config.Secrets.redact(failure.getMessage()));
+        return;
+      }
+      // one response from created to completed, as OpenAI's stream readers check
+      ObjectNode last = episode.response().json().deepCopy();
+      last.set("id", head.get("id"));
+      last.set("created_at", head.get("created_at"));
+      events.finished(new Response(last));
+    });
+  }
+
+  /** What {@code response.created} says before the first model call: the request's settings, no output. */
+  private static ObjectNode head(ResponseCreateParams request) {
+    ObjectNode head = dev.gym4j.json.Json.object();
+    head.put("id", "resp_" + java.util.UUID.randomUUID().toString().replace("-", ""));
+    head.put("object", "response");
+    head.put("created_at", java.time.Instant.now().getEpochSecond());
+    head.put("model", request.json().path("model").asString(""));
+    head.putNull("error");
+    head.set("instructions", request.json().get("instructions"));
+    head.set("metadata", request.json().get("metadata"));
+    head.set("temperature", request.json().get("temperature"));
+    head.set("top_p", request.json().get("top_p"));
+    head.put("parallel_tool_calls", request.json().path("parallel_tool_calls").asBoolean(true));
+    head.set("tool_choice", request.json().has("tool_choice") ? request.json().get("tool_choice")
+        : tools.jackson.databind.node.StringNode.valueOf("auto"));
+    head.set("tools", request.json().has("tools") ? request.json().get("tools") : dev.gym4j.json.Json.array());
+    return head;
+  }
+
   protected final String resourcesServer() {
     return resourcesServer;
   }

@@ -48,6 +48,19 @@ public abstract class AgentServer extends GymServer {
   protected abstract Object run(ObjectNode row, Call call);
 
   /**
+   * {@code POST /v1/responses} with {@code "stream": true}: by default the episode is played to its end and
+   * then streamed as Responses events, so a failure keeps its HTTP status; an agent that can stream its
+   * items as they are produced overrides this.
+   */
+  protected Object streamResponses(ResponseCreateParams request, Call call) {
+    Object answer = responses(request, call);
+    if (!(answer instanceof dev.gym4j.wire.Response response)) {
+      return answer;
+    }
+    return dev.gym4j.server.ServerSentEvents.stream(sink -> dev.gym4j.wire.ResponseEvents.replay(response, sink));
+  }
+
+  /**
    * The answer to {@code POST /aggregate_metrics} ({@code {"verify_responses": [...]}}): by default computed
    * here, as NeMo Gym's agents do; an agent that proxies it to its environment overrides this.
    */
@@ -59,14 +72,22 @@ public abstract class AgentServer extends GymServer {
   protected void routes(Routes routes) {
     var rolloutsInFlight = dev.gym4j.server.Metrics.gauge("gym4j.rollouts.in_flight", context().name());
     routes.post("/v1/responses", call -> {
-      ResponseCreateParams request = ResponseCreateParams.of(call.body());
+      ObjectNode body = call.bodyObject();
+      boolean stream = dev.gym4j.wire.Streaming.asked(body);
+      ResponseCreateParams request = ResponseCreateParams.of(stream ? dev.gym4j.wire.Streaming.without(body) : body);
       try {
-        return responses(request, call);
+        if (stream) {
+          return streamResponses(request, call);
+        }
+        Object answer = responses(request, call);
+        return answer instanceof dev.gym4j.wire.Response response
+            ? dev.gym4j.wire.OpenAIShapes.response(response.json()) : answer;
       } catch (RolloutFailure failure) {
         // the model's 4xx, 502 or 504 is passed on, not turned into a 500
         return failed(failure);
       }
     });
+    routes.openAICompatible("/v1/responses");
     routes.post("/aggregate_metrics", call -> {
       try {
         return aggregateMetrics(call.bodyObject(), call);

@@ -169,6 +169,29 @@ public final class ServerClient implements AutoCloseable {
   }
 
   /**
+   * POSTs a JSON body once, without retries (a stream may have been half read), and returns the response as it
+   * arrives: the status and headers within the request deadline, the body as a stream the caller reads under
+   * its own deadlines and must close. For server-sent events from an upstream outside gym4j (HTTP/1.1).
+   */
+  public HttpResponse<java.io.InputStream> stream(URI url, byte[] body, Map<String, String> headers) {
+    HttpRequest request = request(url, "POST", body, Map.of(), headers);
+    String shown = "POST " + dev.gym4j.config.Secrets.redact(url.toString());
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (HttpConnectTimeoutException | ConnectException e) {
+      throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown + " failed: " + describe(e), 0, e);
+    } catch (HttpTimeoutException e) {
+      throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown + " got no response within "
+          + settings.requestTimeout().toSeconds() + " s", 0, e);
+    } catch (IOException e) {
+      throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown + " failed: " + describe(e), 0, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while calling " + url);
+    }
+  }
+
+  /**
    * One try, holding one of the upstream's permits: sockets for HTTP/1.1, streams for a multiplexed
    * upstream. Callers past the bound queue here, in arrival order.
    */

@@ -32,4 +32,51 @@ public final class ErrorBodies {
     body.putArray("detail").add(entry);
     return body;
   }
+
+  /**
+   * The error body OpenAI's clients read ({@code {"error": {"message", "type", "param", "code"}}}), made from
+   * one of the bodies above, whose {@code detail} is kept beside it for NeMo Gym's clients. For a body that
+   * failed validation, {@code param} is the bad field's path and {@code code} the validation error's type.
+   */
+  public static ObjectNode openAI(int status, Object body) {
+    ObjectNode error = Json.object();
+    String message = "error " + status;
+    String param = null;
+    String code = null;
+    ObjectNode out = body instanceof ObjectNode object ? object.deepCopy() : Json.object();
+    tools.jackson.databind.JsonNode detail = out.get("detail");
+    if (detail != null && detail.isString()) {
+      message = detail.stringValue();
+    } else if (detail != null && detail.isArray() && !detail.isEmpty()) {
+      tools.jackson.databind.JsonNode first = detail.get(0);
+      List<String> location = new ArrayList<>();
+      first.path("loc").forEach(part -> location.add(part.asString()));
+      if (!location.isEmpty() && location.getFirst().equals("body")) {
+        location.removeFirst();
+      }
+      param = location.isEmpty() ? null : String.join(".", location);
+      message = first.path("msg").asString(message) + (param == null ? "" : " (" + param + ")");
+      code = first.path("type").asString(null);
+    }
+    if (out.get(dev.gym4j.agent.AgentServer.FAILURE_CLASS) instanceof tools.jackson.databind.JsonNode failure
+        && failure.isString()) {
+      code = failure.stringValue();
+    }
+    error.put("message", message);
+    error.put("type", openAIType(status));
+    error.put("param", param);
+    error.put("code", code);
+    out.set("error", error);
+    return out;
+  }
+
+  private static String openAIType(int status) {
+    return switch (status) {
+      case 401 -> "authentication_error";
+      case 403 -> "permission_error";
+      case 404 -> "not_found_error";
+      case 429 -> "rate_limit_error";
+      default -> status >= 500 ? "server_error" : "invalid_request_error";
+    };
+  }
 }

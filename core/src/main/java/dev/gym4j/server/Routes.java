@@ -64,6 +64,18 @@ public final class Routes {
     return this;
   }
 
+  /** Paths whose error bodies are also in OpenAI's shape ({@link ErrorBodies#openAI}). */
+  private final java.util.Set<String> openAIPaths = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Marks an OpenAI-compatible path: its error bodies carry OpenAI's {@code error} object beside FastAPI's
+   * {@code detail}, so OpenAI's SDKs show the message.
+   */
+  public Routes openAICompatible(String path) {
+    openAIPaths.add(path);
+    return this;
+  }
+
   /** A GET endpoint; HEAD on it answers the same status and headers without the body. */
   public Routes get(String path, JsonHandler handler) {
     Handler wrapped = wrap(path, handler);
@@ -239,8 +251,31 @@ public final class Routes {
       if (watch != null && watch.tookInput()) {
         res.header(HeaderNames.CONNECTION, "close");
       }
-      send(req, res, status, result);
+      if (status >= 400 && openAIPaths.contains(route)) {
+        result = ErrorBodies.openAI(status, result);
+      }
+      if (result instanceof ServerSentEvents.Stream stream) {
+        stream(route, req, res, stream);
+      } else {
+        send(req, res, status, result);
+      }
       count(route, req, status, start);
+    }
+  }
+
+  /**
+   * Writes an event stream; a failure once the 200 is sent can only end the connection (the source reports
+   * what it can as an event first).
+   */
+  private void stream(String route, ServerRequest req, ServerResponse res, ServerSentEvents.Stream stream) {
+    try {
+      ServerSentEvents.write(res, stream, bodyTimeout);
+    } catch (Exception e) {
+      LOG.debug("{} {} on {}: the event stream ended early: {}", req.prologue().method().text(), req.path().path(),
+          serverName, e.toString());
+      io.micrometer.core.instrument.Counter.builder("gym4j.streams.broken").tag("server", serverName)
+          .tag("route", route).register(Metrics.REGISTRY).increment();
+      throw new io.helidon.webserver.CloseConnectionException("the event stream ended early");
     }
   }
 

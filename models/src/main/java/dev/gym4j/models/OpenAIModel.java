@@ -56,8 +56,58 @@ public final class OpenAIModel extends ModelServer {
     return dev.gym4j.model.UpstreamHealth.probe(Upstream.resolve(baseUrl, "/models"), probeHeaders, healthDeadline());
   }
 
+  /** Streams the upstream's Responses events as they arrive ({@code stream: true} upstream). */
   @Override
-  protected Response responses(ResponseCreateParams request, Call call) {
+  protected java.util.Optional<dev.gym4j.server.ServerSentEvents.Stream> streamResponses(ResponseCreateParams request,
+      Call call) {
+    ObjectNode body = responsesBody(request);
+    body.put("stream", true);
+    URI url = Upstream.resolve(baseUrl, "/responses");
+    java.io.InputStream events = upstream.openEvents(url, body);
+    return java.util.Optional.of(EventRelay.relay(url, events, context().client().settings().requestTimeout(),
+        OpenAIModel::shapeEvent, null, EventRelay::responsesError));
+  }
+
+  /** Streams the upstream's chat chunks as they arrive, with the caller's stream options. */
+  @Override
+  protected java.util.Optional<dev.gym4j.server.ServerSentEvents.Stream> streamChatCompletions(
+      ChatCompletionRequest request, Call call) {
+    ObjectNode body = withDefaults(request.json());
+    body.put("stream", true);
+    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
+      body.set("stream_options", options);
+    }
+    URI url = Upstream.resolve(baseUrl, "/chat/completions");
+    java.io.InputStream events = upstream.openEvents(url, body);
+    return java.util.Optional.of(EventRelay.relay(url, events, context().client().settings().requestTimeout(),
+        dev.gym4j.wire.OpenAIShapes::chatChunk, "[DONE]", EventRelay::chatError));
+  }
+
+  /** A Responses event as we pass it on: its response or item valid by the schema, reasoning without status. */
+  private static ObjectNode shapeEvent(ObjectNode event) {
+    if (event.get("response") instanceof ObjectNode response) {
+      withoutReasoningStatus(response);
+      event.set("response", dev.gym4j.wire.OpenAIShapes.response(response));
+    }
+    if (event.get("item") instanceof ObjectNode item) {
+      if ("reasoning".equals(item.path("type").asString(""))) {
+        item.remove("status");
+      }
+      event.set("item", dev.gym4j.wire.OpenAIShapes.item(item));
+    }
+    return event;
+  }
+
+  // OpenAI rejects a replayed reasoning item that carries a status, so history must not have one
+  private static void withoutReasoningStatus(ObjectNode response) {
+    for (JsonNode item : response.path("output")) {
+      if ("reasoning".equals(item.path("type").asString("")) && item instanceof ObjectNode reasoning) {
+        reasoning.remove("status");
+      }
+    }
+  }
+
+  private ObjectNode responsesBody(ResponseCreateParams request) {
     ObjectNode body = withDefaults(request.json());
     if (dropInputReasoning && body.get("input") instanceof ArrayNode input) {
       ArrayNode kept = Json.array();
@@ -68,14 +118,15 @@ public final class OpenAIModel extends ModelServer {
       });
       body.set("input", kept);
     }
+    return body;
+  }
+
+  @Override
+  protected Response responses(ResponseCreateParams request, Call call) {
+    ObjectNode body = responsesBody(request);
     URI url = Upstream.resolve(baseUrl, "/responses");
     ObjectNode answer = upstream.postForObject(url, body);
-    // OpenAI rejects a replayed reasoning item that carries a status, so history must not have one
-    for (JsonNode item : answer.path("output")) {
-      if ("reasoning".equals(item.path("type").asString("")) && item instanceof ObjectNode reasoning) {
-        reasoning.remove("status");
-      }
-    }
+    withoutReasoningStatus(answer);
     return Upstream.validated(url, () -> Response.of(answer, List.of("response")));
   }
 

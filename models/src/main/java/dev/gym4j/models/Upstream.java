@@ -63,6 +63,65 @@ final class Upstream {
     }
   }
 
+  /**
+   * POSTs a streaming request and returns the upstream's event stream once it answered 2xx; anything else is an
+   * {@link UpstreamException} with the start of its body. The call holds its concurrency slot until the
+   * returned stream is closed.
+   */
+  java.io.InputStream openEvents(URI url, ObjectNode body) {
+    acquire();
+    java.net.http.HttpResponse<java.io.InputStream> response;
+    try {
+      response = client.stream(url, Json.writeBytes(body), headers);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
+    if (response.statusCode() / 100 != 2) {
+      byte[] start;
+      try (java.io.InputStream in = response.body()) {
+        start = in.readNBytes(BODY_EXCERPT * 4);
+      } catch (java.io.IOException e) {
+        start = new byte[0];
+      } finally {
+        release();
+      }
+      throw failure(url, new HttpReply(response.statusCode(), start, Map.of(), Map.of()));
+    }
+    return new java.io.FilterInputStream(response.body()) {
+      private boolean closed;
+
+      @Override
+      public void close() throws java.io.IOException {
+        if (!closed) {
+          closed = true;
+          try {
+            super.close();
+          } finally {
+            release();
+          }
+        }
+      }
+    };
+  }
+
+  private void acquire() {
+    if (limit != null) {
+      try {
+        limit.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.util.concurrent.CancellationException("interrupted while waiting for an upstream slot");
+      }
+    }
+  }
+
+  private void release() {
+    if (limit != null) {
+      limit.release();
+    }
+  }
+
   /** POSTs and returns the JSON object of a 2xx answer; anything else is an {@link UpstreamException}. */
   ObjectNode postForObject(URI url, ObjectNode body) {
     return object(url, post(url, body));

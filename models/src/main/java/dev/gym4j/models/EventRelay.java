@@ -1,0 +1,112 @@
+package dev.gym4j.models;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+import dev.gym4j.json.Json;
+import dev.gym4j.server.ServerSentEvents;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Passes an upstream's server-sent events on to our caller as each arrives, every event's JSON through
+ * {@code shape} (so what we send stays valid, as on the non-streaming path). The upstream is read under an
+ * idle deadline and an event size limit; our caller's writes have their own deadline, so a slow caller
+ * slows the upstream read, and nothing piles up in between. When the upstream fails mid-stream, the caller
+ * gets an error event (the status is long sent) and the stream ends.
+ */
+final class EventRelay {
+  /** The largest event passed on: a {@code response.completed} event carries the whole response. */
+  static final int MAX_EVENT_BYTES = 64 * 1024 * 1024;
+
+  private EventRelay() {}
+
+  /** Writing to our caller failed: the stream is over, with nobody to tell. */
+  private static final class CallerFailed extends UncheckedIOException {
+    CallerFailed(IOException cause) {
+      super(cause);
+    }
+  }
+
+  /** The upstream sent something that is not an event we can pass on. */
+  private static final class UpstreamBroken extends RuntimeException {
+    UpstreamBroken(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * @param done the raw data that ends the stream ({@code [DONE]} for Chat Completions), passed on as is; null
+   *     when the stream just ends
+   * @param error the event to send when the upstream fails, from its message and the next sequence number
+   */
+  static ServerSentEvents.Stream relay(URI url, InputStream upstream, Duration idle, UnaryOperator<ObjectNode> shape,
+      String done, java.util.function.BiFunction<String, Long, ObjectNode> error) {
+    return ServerSentEvents.stream(sink -> {
+      long[] next = {0};
+      try (upstream) {
+        ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, event -> {
+          if (event.data().equals(done)) {
+            send(() -> sink.sendText(event.name(), done));
+            return false;
+          }
+          JsonNode json;
+          try {
+            json = event.json();
+          } catch (JacksonException e) {
+            throw new UpstreamBroken("an event that is not JSON");
+          }
+          if (json.path("sequence_number").isIntegralNumber()) {
+            next[0] = json.get("sequence_number").asLong() + 1;
+          }
+          send(() -> sink.send(event.name(), json instanceof ObjectNode object ? shape.apply(object) : json));
+          return true;
+        });
+      } catch (CallerFailed e) {
+        throw e.getCause();
+      } catch (IOException | UpstreamBroken e) {
+        sink.send(null, error.apply(dev.gym4j.config.Secrets.redact("upstream " + Upstream.shown(url)
+            + " failed mid-stream: " + e.getMessage()), next[0]));
+      }
+    });
+  }
+
+  private interface Write {
+    void run() throws IOException;
+  }
+
+  private static void send(Write write) {
+    try {
+      write.run();
+    } catch (IOException e) {
+      throw new CallerFailed(e);
+    }
+  }
+
+  /** A Responses {@code error} event. */
+  static ObjectNode responsesError(String message, long sequence) {
+    ObjectNode event = Json.object();
+    event.put("type", "error");
+    event.put("code", "upstream_error");
+    event.put("message", message);
+    event.putNull("param");
+    event.put("sequence_number", sequence);
+    return event;
+  }
+
+  /** A Chat Completions stream error, as OpenAI sends one: {@code {"error": {...}}}. */
+  static ObjectNode chatError(String message, long sequence) {
+    ObjectNode body = Json.object();
+    ObjectNode error = body.putObject("error");
+    error.put("message", message);
+    error.put("type", "server_error");
+    error.putNull("param");
+    error.put("code", "upstream_error");
+    return body;
+  }
+}
