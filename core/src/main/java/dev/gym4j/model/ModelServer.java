@@ -14,7 +14,8 @@ import dev.gym4j.wire.ResponseCreateParams;
 
 /**
  * A model server: a policy or judge model behind {@code POST /v1/responses} and
- * {@code POST /v1/chat/completions}. Requests are checked before an implementation sees them; an upstream
+ * {@code POST /v1/chat/completions}, and the Anthropic Messages API on {@code POST /v1/messages} (see
+ * {@link MessagesRoute}). Requests are checked before an implementation sees them; an upstream
  * that fails or times out is answered with 502 or 504 (never a made-up answer).
  */
 public abstract class ModelServer extends GymServer {
@@ -46,6 +47,7 @@ public abstract class ModelServer extends GymServer {
   protected void routes(Routes routes) {
     routes.post("/v1/responses", call -> responses(ResponseCreateParams.of(call.body()), call));
     routes.post("/v1/chat/completions", call -> chatCompletions(ChatCompletionRequest.of(call.body()), call));
+    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call)));
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();
       return Reply.of(health.ok() ? 200 : 503, health.json());

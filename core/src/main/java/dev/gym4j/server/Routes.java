@@ -305,6 +305,10 @@ public final class Routes {
 
   static void send(ServerRequest req, ServerResponse res, int status, Object body) {
     res.status(Status.create(status));
+    if (body instanceof EventStream stream && req.prologue().method() != Method.HEAD) {
+      stream.writeTo(res);
+      return;
+    }
     byte[] bytes;
     if (body instanceof RawBody raw) {
       res.header(HeaderNames.CONTENT_TYPE, raw.contentType());
