@@ -305,10 +305,14 @@ public final class AnthropicMessages {
    */
   public static ObjectNode fromResponse(Response response, String id, String model) {
     ArrayNode content = Json.array();
-    boolean toolUse = false;
+    java.util.Set<String> pending = new java.util.HashSet<>();
     for (Item item : response.output()) {
       List<ObjectNode> blocks = blocks(item);
-      toolUse |= item instanceof FunctionCall;
+      if (item instanceof FunctionCall call) {
+        pending.add(call.callId());
+      } else if (item instanceof FunctionCallOutput output) {
+        pending.remove(output.callId());
+      }
       if (!blocks.isEmpty()) {
         blocks.getLast().setAll(tokenFields(item.json()));
       }
@@ -320,7 +324,8 @@ public final class AnthropicMessages {
     message.put("role", "assistant");
     message.put("model", model);
     message.set("content", content);
-    message.put("stop_reason", stopReason(response, toolUse));
+    // an agent's episode ran its tool calls: only a call still waiting for its output stops for tool use
+    message.put("stop_reason", stopReason(response, !pending.isEmpty()));
     message.putNull("stop_sequence");
     message.set("usage", usage(response));
     return message;
