@@ -1,5 +1,6 @@
 package dev.gym4j.model;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -62,7 +63,7 @@ public final class MessagesRoute {
     String model = body.get("model").asString();
     String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
     if (body.path("stream").asBoolean(false)) {
-      return EventStream.of(sink -> stream(sink, id, model, () -> responses.apply(params)));
+      return EventStream.stream(sink -> stream(sink, id, model, () -> responses.apply(params)));
     }
     Outcome outcome = outcome(() -> responses.apply(params));
     if (outcome.failure() != null) {
@@ -114,7 +115,8 @@ public final class MessagesRoute {
     return new Reply(reply.status(), error, reply.headers());
   }
 
-  private static void stream(EventStream.Sink sink, String id, String model, java.util.function.Supplier<Object> work) {
+  private static void stream(EventStream.Sink sink, String id, String model, java.util.function.Supplier<Object> work)
+      throws IOException {
     AnthropicMessages.Event start = AnthropicMessages.start(id, model);
     sink.send(start.name(), start.data());
     Future<Outcome> answer = WORKERS.submit(() -> outcome(work));
@@ -129,8 +131,6 @@ public final class MessagesRoute {
           id, model))) {
         sink.send(event.name(), event.data());
       }
-    } catch (EventStream.Gone e) {
-      throw e;
     } catch (TimeoutException e) {
       sink.send("error", AnthropicMessages.errorBody("timeout_error", "no answer within " + LONGEST.toMinutes()
           + " minutes"));
@@ -143,9 +143,9 @@ public final class MessagesRoute {
     }
   }
 
-  /** Waits for the answer, pinging the reader meanwhile (a ping to a reader that left throws {@link EventStream.Gone}). */
+  /** Waits for the answer, pinging the reader meanwhile (a ping to a reader that left throws). */
   private static Outcome await(Future<Outcome> answer, EventStream.Sink sink) throws ExecutionException,
-      TimeoutException {
+      TimeoutException, IOException {
     long end = System.nanoTime() + LONGEST.toNanos();
     AnthropicMessages.Event ping = AnthropicMessages.ping();
     sink.send(ping.name(), ping.data());

@@ -10,78 +10,70 @@ import dev.gym4j.json.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
-import tools.jackson.databind.JsonNode;
 
 /**
- * A {@code text/event-stream} answer, written event by event as its producer makes them. Each event is flushed
- * to the socket before the producer goes on, so a slow reader holds the producer back instead of making us
- * buffer: at most one event waits in memory. A reader that takes no bytes for {@code writeTimeout} (or that
- * left) ends the stream; the producer sees {@link Gone} from {@link Sink#send} and must stop its work.
+ * A {@code text/event-stream} answer, written event by event as its source makes them. Each event is flushed
+ * to the socket before the source goes on, so a slow reader holds the source back instead of making us buffer:
+ * at most one event waits in memory. A reader that takes nothing for the write deadline (or that left) ends the
+ * stream; the source's next {@link Sink#send} throws an {@link IOException} and the source must stop its work.
  *
- * <p>A handler returns one of these as its result (status 200); errors found before the first event are
- * ordinary error answers.
+ * <p>Its API is that of {@code ServerSentEvents.Stream} (branch wire21), so that one can replace the other:
+ * {@code EventStream.stream(source)} is {@code ServerSentEvents.stream(source)}.
  */
 public final class EventStream {
   /** How long one event may take to reach the socket before the reader counts as gone. */
-  public static final Duration WRITE_TIMEOUT = Duration.ofSeconds(60);
+  static final Duration WRITE_DEADLINE = Duration.ofSeconds(60);
 
-  /** Where a producer sends its events. */
+  /** Where a source sends its events; each send is on the wire (or failed) when it returns. */
   public interface Sink {
-    /** Writes {@code event: <name>} and {@code data: <json>}, and flushes; throws {@link Gone} if the reader left. */
-    void send(String name, JsonNode data);
+    /** Sends {@code event: <name>} and {@code data: <the JSON of data>}. */
+    void send(String name, Object data) throws IOException;
   }
 
-  /** Makes the events of one answer; runs on the request's thread. */
-  public interface Producer {
-    void produce(Sink sink);
+  /** Makes the events of one answer; runs on the request's thread after the 200 and the headers are sent. */
+  @FunctionalInterface
+  public interface Source {
+    void writeTo(Sink sink) throws Exception;
   }
 
-  /** The reader left or stopped reading: nothing more can be sent. */
-  public static final class Gone extends RuntimeException {
-    Gone(String message) {
-      super(message, null, false, false);
-    }
+  private final Source source;
+  private final Duration writeDeadline;
+
+  private EventStream(Source source, Duration writeDeadline) {
+    this.source = source;
+    this.writeDeadline = writeDeadline;
   }
 
-  private final Producer producer;
-  private final Duration writeTimeout;
-
-  private EventStream(Producer producer, Duration writeTimeout) {
-    this.producer = producer;
-    this.writeTimeout = writeTimeout;
+  /** A handler's answer that is an event stream (status 200). */
+  public static EventStream stream(Source source) {
+    return new EventStream(source, WRITE_DEADLINE);
   }
 
-  public static EventStream of(Producer producer) {
-    return new EventStream(producer, WRITE_TIMEOUT);
-  }
-
-  public static EventStream of(Producer producer, Duration writeTimeout) {
-    return new EventStream(producer, writeTimeout);
-  }
-
-  /** The wire form of one event. */
-  public static byte[] encode(String name, JsonNode data) {
-    return ("event: " + name + "\ndata: " + Json.write(data) + "\n\n").getBytes(StandardCharsets.UTF_8);
+  static EventStream stream(Source source, Duration writeDeadline) {
+    return new EventStream(source, writeDeadline);
   }
 
   void writeTo(ServerResponse res) {
     res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     res.header(HeaderNames.CACHE_CONTROL, "no-cache");
     try (OutputStream out = res.outputStream()) {
-      producer.produce((name, data) -> write(out, encode(name, data)));
-    } catch (Gone | IOException | java.io.UncheckedIOException e) {
-      throw new CloseConnectionException("the event stream's reader left or stopped reading");
+      source.writeTo((name, data) -> write(out, ("event: " + name.replace("\n", "") + "\ndata: " + Json.write(data)
+          + "\n\n").getBytes(StandardCharsets.UTF_8)));
+    } catch (Exception e) {
+      // after the 200 a failure can only end the connection; the source reports what it can as an event first
+      throw new CloseConnectionException("the event stream ended early");
     }
   }
 
-  private void write(OutputStream out, byte[] bytes) {
+  private void write(OutputStream out, byte[] event) throws IOException {
     // a write blocked past its deadline is interrupted, which closes the socket under it
-    ScheduledFuture<?> deadline = Deadlines.interruptAfter(writeTimeout);
+    ScheduledFuture<?> deadline = Deadlines.interruptAfter(writeDeadline);
     try {
-      out.write(bytes);
+      out.write(event);
       out.flush();
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new Gone("the reader left or stopped reading");
+    } catch (RuntimeException e) {
+      // Helidon wraps a failed socket write in an unchecked exception
+      throw new IOException("the reader is gone or took nothing for " + writeDeadline.toSeconds() + " s", e);
     } finally {
       Deadlines.cancel(deadline);
     }
