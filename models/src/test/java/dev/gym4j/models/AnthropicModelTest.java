@@ -198,4 +198,36 @@ class AnthropicModelTest {
     assertThat(reply.text()).contains("input").contains("type");
     assertThat(anthropic.received).isEmpty();
   }
+
+  @Test
+  void aStopSequenceSurvivesTheRoundTrip() {
+    anthropic.raw(200, "application/json", """
+        {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "stop_reason": "stop_sequence",
+         "stop_sequence": "END", "content": [{"type": "text", "text": "until "}],
+         "usage": {"input_tokens": 2, "output_tokens": 1}}""", 0);
+    HttpReply reply = model.post("/v1/messages", """
+        {"model": "claude", "max_tokens": 5, "messages": [{"role": "user", "content": "go"}]}""");
+    assertThat(reply.json().get("stop_reason").asString()).isEqualTo("stop_sequence");
+  }
+
+  @Test
+  void anUpstreamPastTheDeadlineIsA504TimeoutError() throws Exception {
+    model.close();
+    model = new ModelHarness(dir, "anthropic_model", """
+        anthropic_base_url: %s
+        anthropic_api_key: %s
+        anthropic_model: claude-sonnet-4-6
+        max_tokens: 64
+        """.formatted(anthropic.baseUrl(), KEY), "client_request_timeout_seconds: 1\n");
+    anthropic.raw(200, "application/json", "{}", 5_000);
+    // the deployment's own client gives up after 1 s too: ask with one that waits for the 504
+    try (var client = java.net.http.HttpClient.newHttpClient()) {
+      var reply = client.send(java.net.http.HttpRequest.newBuilder(model.url().resolve("/v1/messages"))
+          .timeout(java.time.Duration.ofSeconds(60)).POST(java.net.http.HttpRequest.BodyPublishers.ofString("""
+              {"model": "claude", "max_tokens": 5, "messages": [{"role": "user", "content": "go"}]}""")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(reply.statusCode()).isEqualTo(504);
+      assertThat(dev.gym4j.json.Json.parse(reply.body()).get("error").get("type").asString()).isEqualTo("timeout_error");
+    }
+  }
 }
