@@ -108,7 +108,9 @@ public final class MessagesRoute {
     JsonNode body = Json.toTree(reply.body());
     JsonNode detail = body.path("detail");
     String message = detail.isString() ? detail.asString() : Json.write(detail.isMissingNode() ? body : detail);
-    ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(reply.status()), message);
+    // a streamed error goes out with the 200, where Routes' redaction of error bodies does not reach
+    ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(reply.status()),
+        Secrets.redact(message));
     if (body.get(AgentServer.FAILURE_CLASS) instanceof JsonNode failureClass) {
       error.set(AgentServer.FAILURE_CLASS, failureClass);
     }
