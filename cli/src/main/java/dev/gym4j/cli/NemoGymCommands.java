@@ -143,8 +143,8 @@ final class NemoGymCommands {
     }
     unsupported(t, "list agents", "gym4j's agents are simple_agent and gymnasium_agent; `gym4j list environments` "
         + "lists the environments");
-    unsupported(t, "list models", "gym4j's model servers are openai_model, azure_openai_model, vllm_model and "
-        + "replay_model (configs in models/configs/)");
+    unsupported(t, "list models", "gym4j's model servers are openai_model, azure_openai_model, vllm_model, "
+        + "anthropic_model and replay_model (configs in models/configs/)");
     add(t, "list resources-servers", "list environments", List.of(), List.of("--json"),
         p -> concat(List.of("list", "environments"), pass(p, "--json")));
     unsupported(t, "search", "`gym4j list environments` and `gym4j list benchmarks` list everything there is; "

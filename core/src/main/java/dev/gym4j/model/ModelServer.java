@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A model server: a policy or judge model behind {@code POST /v1/responses} and
- * {@code POST /v1/chat/completions}. Requests are checked before an implementation sees them; an upstream
+ * {@code POST /v1/chat/completions}, and the Anthropic Messages API on {@code POST /v1/messages} (see
+ * {@link MessagesRoute}). Requests are checked before an implementation sees them; an upstream
  * that fails or times out is answered with 502 or 504 (never a made-up answer).
  *
  * <p>Both routes stream when asked ({@code "stream": true}): from the upstream as it arrives when the
@@ -120,6 +121,7 @@ public abstract class ModelServer extends GymServer {
       model.put("owned_by", "gym4j");
       return list;
     });
+    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call)));
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();
       return Reply.of(health.ok() ? 200 : 503, health.json());

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Responses names; the request's parameters echoed.
  */
 final class ChatToResponses {
-  private static final List<String> ECHOED = List.of("instructions", "max_output_tokens", "metadata",
+  static final List<String> ECHOED = List.of("instructions", "max_output_tokens", "metadata",
       "parallel_tool_calls", "reasoning", "temperature", "text", "tool_choice", "tools", "top_p", "top_logprobs",
       "truncation", "user", "service_tier", "background", "max_tool_calls", "previous_response_id", "prompt");
 

@@ -22,7 +22,12 @@ final class ModelHarness implements AutoCloseable {
   final Deployment deployment;
 
   ModelHarness(Path dir, String implementation, String settings) {
-    String yaml = FAST_RETRIES + "policy_model:\n  responses_api_models:\n    " + implementation + ":\n"
+    this(dir, implementation, settings, "");
+  }
+
+  /** With global keys of the test's own, after (and so over) the fast retries. */
+  ModelHarness(Path dir, String implementation, String settings, String global) {
+    String yaml = FAST_RETRIES + global + "policy_model:\n  responses_api_models:\n    " + implementation + ":\n"
         + settings.indent(6);
     deployment = Deployment.start(TestConfigs.load(dir, yaml), Implementations.load(), Set.of());
   }

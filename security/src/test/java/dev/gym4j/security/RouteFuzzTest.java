@@ -147,12 +147,14 @@ class RouteFuzzTest {
     for (String agent : List.of("agent", "game_agent")) {
       all.add(new Target("agent", uri(agent), "POST", "/run", row));
       all.add(new Target("agent", uri(agent), "POST", "/v1/responses", "{\"input\": \"hi\"}"));
+      all.add(new Target("agent", uri(agent), "POST", "/v1/messages", MESSAGES));
       all.add(new Target("agent", uri(agent), "POST", "/aggregate_metrics", metrics));
     }
     URI model = uri("policy_model");
     all.add(new Target("model", model, "POST", "/v1/responses",
         "{\"input\": [{\"role\": \"user\", \"content\": \"hi\"}], \"max_output_tokens\": 5, \"temperature\": 0.5, "
             + "\"metadata\": {\"chat_template_kwargs\": \"{}\"}, \"tools\": []}"));
+    all.add(new Target("model", model, "POST", "/v1/messages", MESSAGES));
     all.add(new Target("model", model, "POST", "/v1/chat/completions",
         "{\"messages\": [{\"role\": \"user\", \"content\": \"<think>a</think>hi\"}], \"max_tokens\": 5}"));
     for (Target target : List.copyOf(all)) {
@@ -161,6 +163,14 @@ class RouteFuzzTest {
     }
     return all;
   }
+
+  /** An Anthropic Messages request with a tool, a tool round trip and a thinking block, streamed. */
+  private static final String MESSAGES = "{\"model\": \"m\", \"max_tokens\": 5, \"stream\": true, \"system\": \"s\", "
+      + "\"tools\": [{\"name\": \"get_counter_value\", \"input_schema\": {\"type\": \"object\"}}], "
+      + "\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": ["
+      + "{\"type\": \"thinking\", \"thinking\": \"t\", \"signature\": \"s\"}, {\"type\": \"tool_use\", \"id\": \"t1\", "
+      + "\"name\": \"get_counter_value\", \"input\": {}}]}, {\"role\": \"user\", \"content\": [{\"type\": "
+      + "\"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"3\"}]}]}";
 
   private static URI uri(String instance) {
     return deployment.directory().find(instance).orElseThrow();

@@ -1,0 +1,169 @@
+package dev.gym4j.model;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import dev.gym4j.agent.AgentServer;
+import dev.gym4j.agent.RolloutFailure;
+import dev.gym4j.client.ServerClient;
+import dev.gym4j.client.UpstreamException;
+import dev.gym4j.config.Secrets;
+import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
+import dev.gym4j.server.Call;
+import dev.gym4j.server.Reply;
+import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.wire.AnthropicMessages;
+import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseCreateParams;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /v1/messages}, the Anthropic Messages API, on a server that answers Responses: the request is
+ * mapped to Responses params, answered by the server's own {@code responses}, and mapped back (NeMo Gym's
+ * {@code SimpleResponsesAPIModel.messages}). Failures get Anthropic's error body
+ * {@code {"type": "error", "error": {"type", "message"}}}: bad input a 400 naming the field, an upstream's
+ * failure 502 or 504.
+ *
+ * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. {@code message_start} goes out at
+ * once and a {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take
+ * minutes), then the content blocks, {@code message_delta} and {@code message_stop}; a failure after the first
+ * event is an {@code error} event. A reader that leaves cancels the work.
+ */
+public final class MessagesRoute {
+  private static final Logger LOG = LoggerFactory.getLogger(MessagesRoute.class);
+  static final Duration PING_EVERY = Duration.ofSeconds(5);
+  /** The longest a streamed answer is waited for; the work's own deadlines normally end it first. */
+  static final Duration LONGEST = Duration.ofHours(2);
+  private static final ExecutorService WORKERS = Executors.newVirtualThreadPerTaskExecutor();
+
+  private MessagesRoute() {}
+
+  /** The route's answer; {@code responses} answers Responses params with a Response, a Reply or a JSON object. */
+  public static Object handle(Call call, Function<ResponseCreateParams, Object> responses) {
+    ObjectNode body;
+    ResponseCreateParams params;
+    try {
+      body = call.bodyObject();
+      params = AnthropicMessages.toResponses(body);
+    } catch (FieldError e) {
+      return Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString()));
+    }
+    String model = body.get("model").asString();
+    String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
+    if (body.path("stream").asBoolean(false)) {
+      return ServerSentEvents.stream(sink -> stream(sink, id, model, () -> responses.apply(params)));
+    }
+    Outcome outcome = outcome(() -> responses.apply(params));
+    if (outcome.failure() != null) {
+      return outcome.failure();
+    }
+    return AnthropicMessages.fromResponse(outcome.response(), id, model);
+  }
+
+  /** A Response, or the Anthropic error answer that takes its place. */
+  private record Outcome(Response response, Reply failure) {}
+
+  private static Outcome outcome(java.util.function.Supplier<Object> work) {
+    try {
+      Object result = work.get();
+      if (result instanceof Reply reply && reply.status() >= 400) {
+        return new Outcome(null, failed(reply));
+      }
+      Object json = result instanceof Reply reply ? reply.body() : result;
+      if (json instanceof Response response) {
+        return new Outcome(response, null);
+      }
+      return new Outcome(Response.of(Json.toTree(json instanceof dev.gym4j.json.JsonView view ? view.json() : json)),
+          null);
+    } catch (FieldError e) {
+      return new Outcome(null, Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString())));
+    } catch (UpstreamException e) {
+      int status = e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
+      return new Outcome(null, Reply.of(status, AnthropicMessages.errorBody(AnthropicMessages.errorType(status),
+          Secrets.redact(e.getMessage()))).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+          e.kind().name().toLowerCase(java.util.Locale.ROOT)));
+    } catch (RolloutFailure e) {
+      ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(e.status()),
+          Secrets.redact(e.getMessage()));
+      error.put(AgentServer.FAILURE_CLASS, e.failureClass());
+      return new Outcome(null, Reply.of(e.status(), error).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+          e.failureClass()));
+    }
+  }
+
+  /** A failed answer of the server's own route, in Anthropic's shape, keeping its status and headers. */
+  private static Reply failed(Reply reply) {
+    JsonNode body = Json.toTree(reply.body());
+    JsonNode detail = body.path("detail");
+    String message = detail.isString() ? detail.asString() : Json.write(detail.isMissingNode() ? body : detail);
+    // a streamed error goes out with the 200, where Routes' redaction of error bodies does not reach
+    ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(reply.status()),
+        Secrets.redact(message));
+    if (body.get(AgentServer.FAILURE_CLASS) instanceof JsonNode failureClass) {
+      error.set(AgentServer.FAILURE_CLASS, failureClass);
+    }
+    return new Reply(reply.status(), error, reply.headers());
+  }
+
+  private static void stream(ServerSentEvents.Sink sink, String id, String model, java.util.function.Supplier<Object> work)
+      throws IOException {
+    AnthropicMessages.Event start = AnthropicMessages.start(id, model);
+    sink.send(start.name(), start.data());
+    Future<Outcome> answer = WORKERS.submit(() -> outcome(work));
+    try {
+      Outcome outcome = await(answer, sink);
+      if (outcome.failure() != null) {
+        ObjectNode error = (ObjectNode) outcome.failure().body();
+        sink.send("error", error);
+        return;
+      }
+      for (AnthropicMessages.Event event : AnthropicMessages.rest(AnthropicMessages.fromResponse(outcome.response(),
+          id, model))) {
+        sink.send(event.name(), event.data());
+      }
+    } catch (TimeoutException e) {
+      sink.send("error", AnthropicMessages.errorBody("timeout_error", "no answer within " + LONGEST.toMinutes()
+          + " minutes"));
+    } catch (RuntimeException | ExecutionException e) {
+      String errorId = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+      LOG.warn("POST /v1/messages failed while streaming (error {})", errorId, e);
+      sink.send("error", AnthropicMessages.errorBody("api_error", "Internal Server Error (error " + errorId + ")"));
+    } finally {
+      answer.cancel(true);
+    }
+  }
+
+  /** Waits for the answer, pinging the reader meanwhile (a ping to a reader that left throws). */
+  private static Outcome await(Future<Outcome> answer, ServerSentEvents.Sink sink) throws ExecutionException,
+      TimeoutException, IOException {
+    long end = System.nanoTime() + LONGEST.toNanos();
+    AnthropicMessages.Event ping = AnthropicMessages.ping();
+    sink.send(ping.name(), ping.data());
+    while (true) {
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        throw new TimeoutException();
+      }
+      try {
+        return answer.get(Math.min(left, PING_EVERY.toNanos()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        sink.send(ping.name(), ping.data());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.util.concurrent.CancellationException("interrupted while waiting for the answer");
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.gym4j.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.gym4j.json.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Reads a whole {@code text/event-stream} body, and rebuilds an Anthropic message from its events as a client does. */
+public final class EventStreamReader {
+  /** One event: its {@code event:} name and its {@code data:} as JSON. */
+  public record Event(String name, JsonNode data) {}
+
+  private EventStreamReader() {}
+
+  public static List<Event> read(String body) {
+    List<Event> events = new ArrayList<>();
+    for (String block : body.replace("\r\n", "\n").split("\n\n")) {
+      String name = null;
+      StringBuilder data = new StringBuilder();
+      for (String line : block.split("\n")) {
+        if (line.startsWith("event:")) {
+          name = line.substring(6).strip();
+        } else if (line.startsWith("data:")) {
+          data.append(line.substring(5).strip());
+        }
+      }
+      if (name != null || !data.isEmpty()) {
+        events.add(new Event(name, data.isEmpty() ? null : Json.parse(data.toString())));
+      }
+    }
+    return events;
+  }
+
+  /** The message Anthropic's events describe: the start's shell, each block with its deltas applied, the final delta. */
+  public static ObjectNode anthropicMessage(List<Event> events) {
+    ObjectNode message = null;
+    StringBuilder json = new StringBuilder();
+    for (Event event : events) {
+      JsonNode data = event.data();
+      switch (event.name()) {
+        case "message_start" -> message = (ObjectNode) data.get("message").deepCopy();
+        case "content_block_start" -> {
+          ((ArrayNode) message.get("content")).add(data.get("content_block").deepCopy());
+          json.setLength(0);
+        }
+        case "content_block_delta" -> {
+          ObjectNode block = (ObjectNode) message.get("content").get(data.get("index").asInt());
+          JsonNode delta = data.get("delta");
+          switch (delta.get("type").asString()) {
+            case "text_delta" -> block.put("text", block.get("text").asString() + delta.get("text").asString());
+            case "thinking_delta" -> block.put("thinking", block.get("thinking").asString()
+                + delta.get("thinking").asString());
+            case "signature_delta" -> block.put("signature", delta.get("signature").asString());
+            case "input_json_delta" -> {
+              json.append(delta.get("partial_json").asString());
+              block.set("input", Json.parse(json.toString()));
+            }
+            default -> throw new AssertionError("unknown delta " + delta);
+          }
+        }
+        case "message_delta" -> {
+          message.setAll((ObjectNode) data.get("delta"));
+          ((ObjectNode) message.get("usage")).setAll((ObjectNode) data.get("usage"));
+        }
+        default -> { } // ping, content_block_stop, message_stop
+      }
+    }
+    return message;
+  }
+}
