@@ -25,10 +25,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param retryFailed with {@code resume}, run again the rollouts that failed in earlier runs (those an agent
  *     marked terminal excepted)
  * @param retries how retries wait
+ * @param shard the part of the tasks this run collects (all of them unless sharded)
  */
 public record CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit,
     boolean resume, ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
-    Path promptConfig, boolean retryFailed, Retries retries) {
+    Path promptConfig, boolean retryFailed, Retries retries, Shard shard) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -55,6 +56,50 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
     }
   }
 
+  /**
+   * One of {@code count} disjoint parts of a collection: the tasks whose index modulo {@code count} is
+   * {@code index}, every rollout of a task included, so separate runs (a Kubernetes indexed Job's pods) never
+   * run the same (task, rollout) pair and {@code gym4j collect merge} joins their outputs.
+   */
+  public record Shard(int index, int count) {
+    public static final Shard ALL = new Shard(0, 1);
+
+    public Shard {
+      if (count < 1 || index < 0 || index >= count) {
+        throw new IllegalArgumentException("a shard is INDEX/COUNT with 0 <= INDEX < COUNT, got " + index + "/" + count);
+      }
+    }
+
+    /** Parses {@code INDEX/COUNT}, as {@code --shard 2/8} gives it. */
+    public static Shard parse(String text) {
+      String[] parts = text.strip().split("/", -1);
+      try {
+        if (parts.length == 2) {
+          return new Shard(Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip()));
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException("a shard is INDEX/COUNT, like 2/8, got '" + text + "'");
+    }
+
+    public boolean includes(long taskIndex) {
+      return Math.floorMod(taskIndex, count) == index;
+    }
+
+    @Override
+    public String toString() {
+      return index + "/" + count;
+    }
+  }
+
+  public CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit, boolean resume,
+      ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
+      Path promptConfig, boolean retryFailed, Retries retries) {
+    this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, repeatsByAgent, addSeed,
+        promptConfig, retryFailed, retries, Shard.ALL);
+  }
+
   public CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit, boolean resume,
       ObjectNode paramsOverride, int maxAttempts) {
     this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, Map.of(), false, null,
@@ -79,22 +124,29 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
       }
     });
     retries = retries == null ? Retries.defaults() : retries;
+    shard = shard == null ? Shard.ALL : shard;
+  }
+
+  /** The same options collecting only the tasks of {@code value}. */
+  public CollectOptions withShard(Shard value) {
+    return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
+        repeatsByAgent, addSeed, promptConfig, retryFailed, retries, value);
   }
 
   public CollectOptions withRetries(Retries value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailed, value);
+        repeatsByAgent, addSeed, promptConfig, retryFailed, value, shard);
   }
 
   /** The same options with rows rendered through a NeMo Gym prompt_config file (or none). */
   public CollectOptions withPromptConfig(Path value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, value, retryFailed, retries);
+        repeatsByAgent, addSeed, value, retryFailed, retries, shard);
   }
 
   public CollectOptions withResume(boolean value, boolean retryFailedRollouts) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, value, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries);
+        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries, shard);
   }
 
   /** {@code results/run.jsonl} → {@code results/run_<suffix>}. */
