@@ -274,7 +274,8 @@ final class KubernetesManifests {
     }
     ObjectNode container = container(pod, args);
     // declared before the arguments use it: Kubernetes expands $(NAME) only for variables the container lists
-    ((ArrayNode) container.get("env")).addObject().put("name", "SHARD_INDEX").putObject("valueFrom").putObject("fieldRef")
+    ((ArrayNode) container.get("env")).addObject().put("name", "SHARD_INDEX").putObject("valueFrom")
+        .putObject("fieldRef")
         .put("fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']");
     ((ArrayNode) container.get("volumeMounts")).addObject().put("name", "rollouts").put("mountPath", "/data");
     ((ArrayNode) pod.get("volumes")).addObject().put("name", "rollouts").putObject("persistentVolumeClaim")

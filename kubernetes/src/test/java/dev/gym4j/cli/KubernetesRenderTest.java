@@ -65,7 +65,8 @@ class KubernetesRenderTest {
         "--namespace", "rl", "--image", "registry.example.com/gym4j:1", "--replicas", "example_single_tool_call=3",
         "--collect", "4", "--collect-agent", "example_single_tool_call_simple_agent", "-o", dir.toString());
     assertThat(status).as(out.toString()).isZero();
-    return new Rendered(Files.readString(dir.resolve("gym4j.yaml")), Files.readString(dir.resolve("gym4j-secret.yaml")));
+    return new Rendered(Files.readString(dir.resolve("gym4j.yaml")),
+        Files.readString(dir.resolve("gym4j-secret.yaml")));
   }
 
   private record Rendered(String main, String secret) {
@@ -137,7 +138,8 @@ class KubernetesRenderTest {
       assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(service.getSpec().getSelector());
       Container container = template.getSpec().getContainers().getFirst();
       assertThat(container.getImage()).isEqualTo("registry.example.com/gym4j:1");
-      assertThat(container.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort()).containsExactly("http:8000");
+      assertThat(container.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
+          .containsExactly("http:8000");
       assertThat(service.getSpec().getPorts().getFirst().getTargetPort().getStrVal()).isEqualTo("http");
       assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/");
       assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/");
@@ -204,6 +206,20 @@ class KubernetesRenderTest {
     assertThat(container.getVolumeMounts()).anyMatch(m -> m.getMountPath().equals("/data"));
     assertThat(rendered.named(PersistentVolumeClaim.class, "gym4j-rollouts").getSpec().getAccessModes())
         .containsExactly("ReadWriteMany");
+  }
+
+  @Test
+  void replicasForAnInstanceTheConfigDoesNotHaveIsAUsageError() {
+    StringWriter err = new StringWriter();
+    picocli.CommandLine command = Main.commandLine();
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    command.setErr(new PrintWriter(err, true));
+    int status = command.execute("k8s", "render", "+config_paths=[" + Fixtures.projectRoot()
+        .resolve("environments/example_single_tool_call/config.yaml") + "]", "--replicas", "weathr=2", "-o",
+        dir.toString());
+    assertThat(status).isEqualTo(Main.USAGE_ERROR);
+    assertThat(err.toString()).contains("weathr").doesNotContain("Exception");
+    assertThat(dir.resolve("gym4j.yaml")).doesNotExist();
   }
 
   /** Fields the model did not recognise, by object path: they land in fabric8's additionalProperties. */

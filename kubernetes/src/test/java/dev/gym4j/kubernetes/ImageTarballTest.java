@@ -161,8 +161,8 @@ class ImageTarballTest {
     void unpack(Path root) throws IOException, InterruptedException {
       for (JsonNode layer : manifest.get("layers")) {
         Path file = Files.write(root.resolveSibling("layer.tar.gz"), blobs.get(layer.get("digest").asString()));
-        Process tar = new ProcessBuilder("tar", "--warning=no-unknown-keyword", "-xzf", file.toString(), "-C", root.toString())
-            .redirectErrorStream(true).start();
+        Process tar = new ProcessBuilder("tar", "--warning=no-unknown-keyword", "-xzf", file.toString(), "-C",
+            root.toString()).redirectErrorStream(true).start();
         String out = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(tar.waitFor(60, TimeUnit.SECONDS) && tar.exitValue() == 0).as(out).isTrue();
       }
