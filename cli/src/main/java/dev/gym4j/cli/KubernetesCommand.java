@@ -100,8 +100,9 @@ final class KubernetesCommand {
       PrintWriter out = spec.commandLine().getOut();
       out.printf("Wrote %s and %s (%d instances, namespace %s).%n", output.resolve("gym4j.yaml"),
           output.resolve("gym4j-secret.yaml"), config.instances().size(), namespace);
-      out.println("Apply: kubectl apply -f " + output.resolve("gym4j-secret.yaml") + " -f "
-          + output.resolve("gym4j.yaml"));
+      // the namespace first (in gym4j.yaml); pods wait for the Secret that follows
+      out.println("Apply: kubectl apply -f " + output.resolve("gym4j.yaml") + " -f "
+          + output.resolve("gym4j-secret.yaml"));
       out.flush();
       return 0;
     }
