@@ -214,9 +214,11 @@ class KubernetesRenderTest {
     picocli.CommandLine command = Main.commandLine();
     command.setOut(new PrintWriter(new StringWriter(), true));
     command.setErr(new PrintWriter(err, true));
-    int status = command.execute("k8s", "render", "+config_paths=[" + Fixtures.projectRoot()
-        .resolve("environments/example_single_tool_call/config.yaml") + "]", "--replicas", "weathr=2", "-o",
-        dir.toString());
+    Path root = Fixtures.projectRoot();
+    int status = command.execute("k8s", "render", "+config_paths=[" + root.resolve("models/configs/vllm_model.yaml")
+        + "," + root.resolve("environments/example_single_tool_call/config.yaml") + "]",
+        "+policy_base_url=http://vllm.models:8000/v1", "+policy_api_key=" + API_KEY, "+policy_model_name=m",
+        "--replicas", "weathr=2", "-o", dir.toString());
     assertThat(status).isEqualTo(Main.USAGE_ERROR);
     assertThat(err.toString()).contains("weathr").doesNotContain("Exception");
     assertThat(dir.resolve("gym4j.yaml")).doesNotExist();
