@@ -34,7 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
         "NeMo Gym's +agent_name= +input_jsonl_fpath= +output_jsonl_fpath= +num_repeats= +num_samples_in_parallel=",
         "+limit= +resume_from_cache= +num_repeats_add_seed= +prompt_config= +disable_aggregation= and +responses_create_params.<field>=",
         "overrides work too; +num_repeats= also takes NeMo Gym's per-agent form, +num_repeats={a: 4, _default: 1}.",
-        "Exits 1 when any rollout of the input is missing from the output, saying how many and why."})
+        "Exits 1 when any rollout of the input is missing from the output, saying how many and why.",
+        "With --shard I/N it runs only the tasks whose index modulo N is I; gym4j collect merge joins the shards."},
+    subcommands = CollectMergeCommand.class)
 final class CollectCommand implements Callable<Integer> {
   /** How long the collector waits for one /run: longer than simple_agent's default rollout deadline. */
   static final Duration RUN_TIMEOUT = Duration.ofMinutes(65);
@@ -84,6 +86,11 @@ final class CollectCommand implements Callable<Integer> {
       + "from the config, http://127.0.0.1:11000).")
   URI head;
 
+  @Option(names = "--shard", paramLabel = "I/N", description = "Only the tasks whose index modulo N is I (0-based), "
+      + "every rollout of each; N runs with I = 0..N-1 collect everything once. Task indexes are those of the whole "
+      + "input. Default: all tasks.")
+  String shard;
+
   @Parameters(paramLabel = "OVERRIDE", description = "NeMo Gym overrides, as for run.")
   List<String> overrides = new ArrayList<>();
 
@@ -110,7 +117,14 @@ final class CollectCommand implements Callable<Integer> {
         config.get("num_repeats_add_seed").map(JsonNode::asBoolean).orElse(false),
         Optional.ofNullable(text(config, "prompt_config")).map(InstallPaths::locate).orElse(null),
         !skipFailed, retries, !disableAggregation && !config.get("disable_aggregation").map(JsonNode::asBoolean)
-            .orElse(false));
+            .orElse(false), CollectOptions.Shard.ALL);
+    if (shard != null) {
+      try {
+        options = options.withShard(CollectOptions.Shard.parse(shard));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("--shard: " + e.getMessage());
+      }
+    }
     URI headUrl = head != null ? head : URI.create("http://" + config.headHost() + ":" + config.headPort());
     preflight(headUrl, options.agent());
     ClientSettings settings = ClientSettings.from(config).withRequestTimeout(RUN_TIMEOUT);

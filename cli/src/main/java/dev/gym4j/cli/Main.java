@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
     subcommands = {EvalCommand.class, RunCommand.class, ServeCommand.class, CollectCommand.class, MetricsCommand.class,
         DataCommand.class, ReverifyCommand.class, InitCommand.class, TestCommand.class, BenchCommand.class,
         ConfigCommand.class, ListCommand.class, StatusCommand.class, ProfileCommand.class, ViewCommand.class,
+        KubernetesCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "NeMo Gym's command line works too, with gym4j in place of gym: env start|test|init|resolve|validate|status,",
         "eval run [--no-serve]|aggregate|reverify|profile, dataset collate|render|validate, list environments|benchmarks,",

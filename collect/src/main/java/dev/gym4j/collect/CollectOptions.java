@@ -27,10 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param retries how retries wait
  * @param aggregate compute the aggregate metrics and write {@code <output>_aggregate_metrics.json} after the
  *     collection; off is NeMo Gym's {@code disable_aggregation}, for shards merged later by {@code metrics}
+ * @param shard the part of the tasks this run collects (all of them unless sharded)
  */
 public record CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit,
     boolean resume, ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
-    Path promptConfig, boolean retryFailed, Retries retries, boolean aggregate) {
+    Path promptConfig, boolean retryFailed, Retries retries, boolean aggregate, Shard shard) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -57,6 +58,43 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
     }
   }
 
+  /**
+   * One of {@code count} disjoint parts of a collection: the tasks whose index modulo {@code count} is
+   * {@code index}, every rollout of a task included, so separate runs (a Kubernetes indexed Job's pods) never
+   * run the same (task, rollout) pair and {@code gym4j collect merge} joins their outputs.
+   */
+  public record Shard(int index, int count) {
+    public static final Shard ALL = new Shard(0, 1);
+
+    public Shard {
+      if (count < 1 || index < 0 || index >= count) {
+        throw new IllegalArgumentException("a shard is INDEX/COUNT with 0 <= INDEX < COUNT, got " + index + "/" + count);
+      }
+    }
+
+    /** Parses {@code INDEX/COUNT}, as {@code --shard 2/8} gives it. */
+    public static Shard parse(String text) {
+      String[] parts = text.strip().split("/", -1);
+      try {
+        if (parts.length == 2) {
+          return new Shard(Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip()));
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException("a shard is INDEX/COUNT, like 2/8, got '" + text + "'");
+    }
+
+    public boolean includes(long taskIndex) {
+      return Math.floorMod(taskIndex, count) == index;
+    }
+
+    @Override
+    public String toString() {
+      return index + "/" + count;
+    }
+  }
+
   public CollectOptions(String agent, Path input, Path output, int repeats, int parallel, int limit, boolean resume,
       ObjectNode paramsOverride, int maxAttempts) {
     this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, Map.of(), false, null,
@@ -68,7 +106,7 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
       ObjectNode paramsOverride, int maxAttempts, Map<String, Integer> repeatsByAgent, boolean addSeed,
       Path promptConfig, boolean retryFailed, Retries retries) {
     this(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts, repeatsByAgent, addSeed,
-        promptConfig, retryFailed, retries, true);
+        promptConfig, retryFailed, retries, true, Shard.ALL);
   }
 
   public CollectOptions {
@@ -89,28 +127,35 @@ public record CollectOptions(String agent, Path input, Path output, int repeats,
       }
     });
     retries = retries == null ? Retries.defaults() : retries;
+    shard = shard == null ? Shard.ALL : shard;
+  }
+
+  /** The same options collecting only the tasks of {@code value}. */
+  public CollectOptions withShard(Shard value) {
+    return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
+        repeatsByAgent, addSeed, promptConfig, retryFailed, retries, aggregate, value);
   }
 
   public CollectOptions withRetries(Retries value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailed, value, aggregate);
+        repeatsByAgent, addSeed, promptConfig, retryFailed, value, aggregate, shard);
   }
 
   /** The same options with rows rendered through a NeMo Gym prompt_config file (or none). */
   public CollectOptions withPromptConfig(Path value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, value, retryFailed, retries, aggregate);
+        repeatsByAgent, addSeed, value, retryFailed, retries, aggregate, shard);
   }
 
   public CollectOptions withResume(boolean value, boolean retryFailedRollouts) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, value, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries, aggregate);
+        repeatsByAgent, addSeed, promptConfig, retryFailedRollouts, retries, aggregate, shard);
   }
 
   /** The same options with the aggregate metrics computed or not (NeMo Gym's {@code disable_aggregation}). */
   public CollectOptions withAggregation(boolean value) {
     return new CollectOptions(agent, input, output, repeats, parallel, limit, resume, paramsOverride, maxAttempts,
-        repeatsByAgent, addSeed, promptConfig, retryFailed, retries, value);
+        repeatsByAgent, addSeed, promptConfig, retryFailed, retries, value, shard);
   }
 
   /** {@code results/run.jsonl} → {@code results/run_<suffix>}. */

@@ -160,7 +160,9 @@ public final class RolloutCollector {
       JsonlFile.readComplete(options.materializedInputs()).forEach(row -> rows.add((ObjectNode) row));
       return rows;
     }
-    List<ObjectNode> rows = TaskRows.expand(options);
+    // task indexes come from the whole input, so every shard numbers its tasks as an unsharded run would
+    List<ObjectNode> rows = TaskRows.expand(options).stream()
+        .filter(row -> options.shard().includes(row.path("_ng_task_index").asLong())).toList();
     if (!options.resume()) {
       try {
         Files.deleteIfExists(options.output());

@@ -34,6 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Once up, the instance announces its address to the head server, so every other server finds it.
  */
 public final class ServedInstance implements AutoCloseable {
+  /** The instance config key naming the host this instance announces, when its bind address is not it. */
+  public static final String ANNOUNCE_HOST = "announce_host";
+
   private final RunningServer server;
   private final ServerClient client;
 
@@ -80,7 +83,7 @@ public final class ServedInstance implements AutoCloseable {
     InstanceRecord record = Deployment.record(server);
     ObjectNode body = Json.object();
     body.put("process_name", record.processName());
-    body.put("url", "http://" + reachableHost(server.host()) + ":" + server.port());
+    body.put("url", "http://" + announcedHost(server.instance(), server.host()) + ":" + server.port());
     body.put("pid", record.pid());
     body.put("start_time", record.startTime());
     HttpReply reply = client.send(head.resolve("/server_instances"), "POST", Json.writeBytes(body), Map.of(),
@@ -91,7 +94,19 @@ public final class ServedInstance implements AutoCloseable {
     }
   }
 
-  /** A wildcard bind address is not something another machine can call; announce this host's address. */
+  /**
+   * The host other servers call: the instance's {@code announce_host} when set (a Kubernetes Service name,
+   * which spreads calls over the replicas, or the pod's IP), else the bound host, with a wildcard bind
+   * replaced by this machine's address, which another machine can call.
+   */
+  static String announcedHost(ServerInstance instance, String boundHost) {
+    JsonNode announce = instance.config().get(ANNOUNCE_HOST);
+    if (announce != null && announce.isString() && !announce.stringValue().isBlank()) {
+      return announce.stringValue().strip();
+    }
+    return reachableHost(boundHost);
+  }
+
   private static String reachableHost(String host) {
     if (!host.equals("0.0.0.0") && !host.equals("::")) {
       return host;
