@@ -49,6 +49,12 @@ public final class SessionCookie {
     return verify(cookies.get(name));
   }
 
+  /** As {@link #read(Parameters)}, from cookies by name. */
+  public Optional<String> read(java.util.Map<String, String> cookies) {
+    String value = cookies.get(name);
+    return value == null ? Optional.empty() : verify(value);
+  }
+
   public Optional<String> verify(String value) {
     int dot = value.lastIndexOf('.');
     if (dot <= 0) {
