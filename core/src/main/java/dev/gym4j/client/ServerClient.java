@@ -159,7 +159,8 @@ public final class ServerClient implements AutoCloseable {
   private HttpReply send(URI url, InProcess.Target local, String method, byte[] body, Map<String, String> cookies,
       Map<String, String> headers) {
     HttpRequest request = local == null ? request(url, method, body, cookies, headers) : null;
-    String shown = method + " " + dev.gym4j.config.Secrets.redact(url.toString());
+    // what a failure or a retry shows of the request: built only then, the redactor is not free
+    java.util.function.Supplier<String> shown = () -> method + " " + dev.gym4j.config.Secrets.redact(url.toString());
     Exception lastFailure = null;
     for (int attempt = 1; ; attempt++) {
       HttpReply reply;
@@ -169,7 +170,7 @@ public final class ServerClient implements AutoCloseable {
         lastFailure = e;
         reply = null;
       } catch (HttpTimeoutException e) {
-        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown + " got no response within "
+        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown.get() + " got no response within "
             + settings.requestTimeout().toSeconds() + " s", 0, e);
       } catch (IOException e) {
         // a reset or a stale keep-alive socket: no response byte was read, so trying again is safe
@@ -181,16 +182,16 @@ public final class ServerClient implements AutoCloseable {
         if (!RETRY_STATUSES.contains(reply.status()) || retriedDownstream || attempt >= settings.maxAttempts()) {
           return reply;
         }
-        LOG.debug("{} answered {}, retry {} of {}", shown, reply.status(), attempt, settings.maxAttempts() - 1);
+        LOG.debug("{} answered {}, retry {} of {}", shown.get(), reply.status(), attempt, settings.maxAttempts() - 1);
         retried(url, "status_" + reply.status());
         pause(attempt, reply.header("Retry-After").orElse(null));
         continue;
       }
       if (attempt >= settings.maxAttempts()) {
-        throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown + " failed after "
+        throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown.get() + " failed after "
             + attempt + " attempts: " + describe(lastFailure), 0, lastFailure);
       }
-      LOG.debug("{} failed ({}), retry {} of {}", shown, describe(lastFailure), attempt,
+      LOG.debug("{} failed ({}), retry {} of {}", shown.get(), describe(lastFailure), attempt,
           settings.maxAttempts() - 1);
       retried(url, "connection");
       pause(attempt, null);

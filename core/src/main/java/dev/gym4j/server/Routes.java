@@ -43,6 +43,9 @@ public final class Routes {
   private final java.util.concurrent.atomic.AtomicInteger ownInFlight = new java.util.concurrent.atomic.AtomicInteger();
   /** The methods each path answers, for 405's {@code Allow}. */
   private final Map<String, java.util.Set<String>> methods = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The request timer of each route, method and status ({@code "/verify POST 200"}). */
+  private final Map<String, io.micrometer.core.instrument.Timer> timers =
+      new java.util.concurrent.ConcurrentHashMap<>();
   /** Each endpoint by method and path ({@code "POST /verify"}), for callers in this JVM. */
   private final Map<String, JsonHandler> endpoints = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -211,9 +214,12 @@ public final class Routes {
 
   private void handle(JsonHandler handler, Incoming in, BodySource bodySource,
       java.util.function.Supplier<CallerWatch> watcher, Answer answer) {
-    java.util.Optional<String> carried = sessionCookie.read(in.cookies());
+    Map<String, String> cookies = in.cookies();
+    java.util.Optional<String> carried = sessionCookie.read(cookies);
     String sessionId = carried.orElseGet(SessionCookie::newSessionId);
-    answer.cookies.add(sessionCookie.setCookie(sessionId));
+    // a valid cookie carried is the very value this server would sign again: set it as it came
+    answer.cookies.add(carried.isPresent() ? sessionCookie.signed(cookies.get(sessionCookie.name()))
+        : sessionCookie.setCookie(sessionId));
     CallerWatch watch = null;
     try {
       Call call = call(in, bodySource, sessionId, carried.isPresent());
@@ -292,9 +298,11 @@ public final class Routes {
   }
 
   private void count(String route, String method, int status, long start) {
-    io.micrometer.core.instrument.Timer.builder("gym4j.requests").tag("server", serverName).tag("route", route)
+    // the timer of each route, method and status is looked up once: building its id costs more than recording
+    timers.computeIfAbsent(route + ' ' + method + ' ' + status, key -> io.micrometer.core.instrument.Timer
+        .builder("gym4j.requests").tag("server", serverName).tag("route", route)
         .tag("method", method).tag("status", String.valueOf(status))
-        .publishPercentileHistogram().register(Metrics.REGISTRY)
+        .publishPercentileHistogram().register(Metrics.REGISTRY))
         .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
