@@ -55,8 +55,13 @@ public final class LoadBenchmark {
     }
   }
 
-  /** The four figures, in the order they run. */
-  public enum Figure { STARTUP, OVERHEAD, CONCURRENCY, PAYLOAD }
+  /** The figures, in the order they run. */
+  public enum Figure { STARTUP, OVERHEAD, CPU, CONCURRENCY, PAYLOAD }
+
+  /** Rollouts in flight at which the CPU figure compares hops in process against HTTP. */
+  static final int[] CPU_IN_FLIGHT = {32, 256};
+  /** Alternating rounds of the CPU figure: each cell is run this many times, interleaved with the others. */
+  static final int CPU_ROUNDS = 3;
 
   private final Options options;
   private final PrintStream out;
@@ -74,6 +79,7 @@ public final class LoadBenchmark {
     Set<Figure> figures = options.figures();
     boolean ok = !figures.contains(Figure.STARTUP) || startup();
     ok &= !figures.contains(Figure.OVERHEAD) || overhead();
+    ok &= !figures.contains(Figure.CPU) || cpu();
     ok &= !figures.contains(Figure.CONCURRENCY) || concurrency();
     if (figures.contains(Figure.PAYLOAD)) {
       payload();
@@ -86,6 +92,11 @@ public final class LoadBenchmark {
    * HTTP/2 streams on shared connections ({@code client_http2}, {@code upstream_http2}).
    */
   private Deployment stack(String upstreamUrl, int inFlight, boolean multiplexed) {
+    return stack(upstreamUrl, inFlight, multiplexed, true);
+  }
+
+  /** As above; {@code inProcess}: hops between the servers skip the socket ({@code client_in_process}). */
+  private Deployment stack(String upstreamUrl, int inFlight, boolean multiplexed, boolean inProcess) {
     var config = new ConfigLoader(List.of(options.home()), Map.of()).load(List.of(
         "+config_paths=[models/configs/vllm_model.yaml,environments/example_single_tool_call/config.yaml]",
         "++head_server.port=0", "+policy_base_url=" + upstreamUrl, "+policy_api_key=bench",
@@ -93,7 +104,10 @@ public final class LoadBenchmark {
         "+client_max_streams_per_upstream=" + Math.max(65_536, inFlight),
         "+client_http2=" + multiplexed,
         "++policy_model.responses_api_models.vllm_model.upstream_http2=" + multiplexed,
-        "+client_request_timeout_seconds=600"));
+        "+client_request_timeout_seconds=600", "+client_in_process=" + inProcess,
+        // every rollout in flight holds a session of the environment
+        "++example_single_tool_call.resources_servers.example_single_tool_call.max_sessions="
+            + Math.max(10_000, 2 * inFlight)));
     return Deployment.start(config, Implementations.load(), Set.of());
   }
 
@@ -138,10 +152,122 @@ public final class LoadBenchmark {
       double bound = raw / HOPS;
       figure("upstream requests/s (bare scripted upstream, " + protocol + ")", String.format("%.0f", raw),
           "measured first");
-      figure("full-stack rollouts/s (" + protocol + ")", String.format("%.1f", full), "bound "
+      // between gym4j servers the hops are in process; the protocol is the one to the scripted model
+      String stack = protocol + " to the model, hops in process";
+      figure("full-stack rollouts/s (" + stack + ")", String.format("%.1f", full), "bound "
           + String.format("%.1f", bound) + " = upstream rate / " + HOPS + " hops");
-      figure("overhead ratio (" + protocol + ")", String.format("%.2f", full / bound), ">= 0.5");
+      figure("overhead ratio (" + stack + ")", String.format("%.2f", full / bound), ">= 0.5");
       return full > 0;
+    }
+  }
+
+  /**
+   * The CPU figure: server CPU per rollout (this JVM's CPU time over the rollouts completed, the scripted model's
+   * share included) beside rollouts/s, with hops in process and over HTTP/1.1 (the path every hop took before
+   * hops in process, as the baseline), at {@link #CPU_IN_FLIGHT} rollouts in flight. The cells run in
+   * alternating rounds against two deployments started side by side, so that a busy neighbour on the machine
+   * weighs on both alike; each cell shows the median of its rounds and their range, the noise.
+   */
+  boolean cpu() throws Exception {
+    return cpu(CPU_ROUNDS);
+  }
+
+  boolean cpu(int rounds) throws Exception {
+    try (ScriptedUpstream upstream = ScriptedUpstream.start().keepReceived(0)) {
+      upstream.otherwise(Behaviours.callToolThenAnswer(Answer.toolCall("get_weather", "{\"city\": \"SF\"}"), "Cold."));
+      ClientSettings settings = ClientSettings.defaults().withRequestTimeout(Duration.ofMinutes(5));
+      JsonNode row = Json.readLines(options.home().resolve("environments/example_single_tool_call/data/example.jsonl"))
+          .getFirst();
+      try (Deployment overHttp = stack(upstream.baseUrl(), 1024, false, false);
+          Deployment inProcess = stack(upstream.baseUrl(), 1024, false, true);
+          ServerClient httpClient = new ServerClient(overHttp.directory(), settings.withInProcess(false));
+          ServerClient localClient = new ServerClient(inProcess.directory(), settings.withInProcess(true))) {
+        Map<String, List<double[]>> cells = new java.util.LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+          for (int inFlight : CPU_IN_FLIGHT) {
+            for (boolean local : new boolean[] {round % 2 == 1, round % 2 == 0}) {
+              ServerClient client = local ? localClient : httpClient;
+              double[] measured = rateAndCpu(inFlight, () -> {
+                HttpReply reply = client.post(AGENT, "/run", row, Map.of());
+                return reply.ok() && reply.json().path("reward").asDouble() == 1.0;
+              });
+              cells.computeIfAbsent(inFlight + (local ? " in process" : " HTTP/1.1"), key -> new ArrayList<>())
+                  .add(measured);
+            }
+          }
+        }
+        for (int inFlight : CPU_IN_FLIGHT) {
+          List<double[]> http = cells.get(inFlight + " HTTP/1.1");
+          List<double[]> local = cells.get(inFlight + " in process");
+          figure("CPU per rollout at " + inFlight + " in flight, HTTP/1.1 hops (baseline)", cell(http),
+              "median of " + rounds + " alternating rounds [range]");
+          figure("CPU per rollout at " + inFlight + " in flight, hops in process", cell(local),
+              String.format("%.2fx the baseline's CPU per rollout, %.2fx its rollouts/s; target <= 0.5x CPU",
+                  median(local, 1) / median(http, 1), median(local, 0) / median(http, 0)));
+        }
+        return true;
+      }
+    }
+  }
+
+  private static String cell(List<double[]> runs) {
+    return String.format("%.2f ms [%.2f-%.2f] at %.0f rollouts/s [%.0f-%.0f]", median(runs, 1), min(runs, 1),
+        max(runs, 1), median(runs, 0), min(runs, 0), max(runs, 0));
+  }
+
+  private static double median(List<double[]> runs, int column) {
+    double[] values = runs.stream().mapToDouble(run -> run[column]).sorted().toArray();
+    return values.length % 2 == 1 ? values[values.length / 2]
+        : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+  }
+
+  private static double min(List<double[]> runs, int column) {
+    return runs.stream().mapToDouble(run -> run[column]).min().orElse(0);
+  }
+
+  private static double max(List<double[]> runs, int column) {
+    return runs.stream().mapToDouble(run -> run[column]).max().orElse(0);
+  }
+
+  /**
+   * Rollouts per second and milliseconds of this process's CPU per rollout, from {@code callers} callers
+   * over the overhead run after a warm-up.
+   */
+  private double[] rateAndCpu(int callers, java.util.function.BooleanSupplier call) throws Exception {
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long warmupEnd = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    long end = warmupEnd + options.overheadRun().toNanos();
+    long cpuStart;
+    long cpuEnd;
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < callers; i++) {
+        pool.submit(() -> {
+          while (System.nanoTime() < end) {
+            boolean ok = call.getAsBoolean();
+            long now = System.nanoTime();
+            if (now > warmupEnd && now <= end) {
+              (ok ? done : failed).incrementAndGet();
+            }
+          }
+        });
+      }
+      sleepUntil(warmupEnd);
+      cpuStart = os.getProcessCpuTime();
+      sleepUntil(end);
+      cpuEnd = os.getProcessCpuTime();
+    }
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " calls failed during the CPU run");
+    }
+    double seconds = options.overheadRun().toNanos() / 1e9;
+    return new double[] {done.get() / seconds, (cpuEnd - cpuStart) / 1e6 / Math.max(1, done.get())};
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    for (long left = nanoTime - System.nanoTime(); left > 0; left = nanoTime - System.nanoTime()) {
+      Thread.sleep(Duration.ofNanos(left));
     }
   }
 
@@ -229,7 +355,8 @@ public final class LoadBenchmark {
         Collections.sort(perHop);
         double perRollout = Math.max(0, hold.heap() - heapBefore) / (double) Math.max(1, peak.get());
         figure("rollouts in flight (held " + options.hold().toSeconds() + " s, model latency "
-            + latency.toMillis() + " ms per call, " + (options.multiplexed() ? "HTTP/2 multiplexed" : "HTTP/1.1")
+            + latency.toMillis() + " ms per call, hops in process, "
+            + (options.multiplexed() ? "HTTP/2 multiplexed" : "HTTP/1.1") + " to the model"
             + ")", peak.get() + " (never fewer than " + hold.lowest() + " after the ramp-up) with " + errorCount
             + " errors" + (errors.isEmpty() ? "" : " " + errors) + "; " + completed.get() + " completed in "
             + String.format("%.0f s, %.0f/s", seconds, completed.get() / seconds), "100000 in flight, 0 errors");

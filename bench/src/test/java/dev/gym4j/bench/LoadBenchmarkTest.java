@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.testing.Fixtures;
@@ -24,9 +25,25 @@ class LoadBenchmarkTest {
     assertThat(benchmark.concurrency()).isTrue();
     benchmark.payload();
     String printed = bytes.toString();
-    assertThat(printed).contains("overhead ratio (HTTP/1.1): ", "overhead ratio (HTTP/2 multiplexed): ", "rollouts in flight", "with 0 errors", "heap per in-flight rollout (",
-        "added latency per hop p50 / p99: ", "payload cost");
+    assertThat(printed).contains("overhead ratio (HTTP/1.1 to the model, hops in process): ",
+        "overhead ratio (HTTP/2 multiplexed to the model, hops in process): ", "rollouts in flight",
+        "with 0 errors", "heap per in-flight rollout (", "added latency per hop p50 / p99: ", "payload cost");
     assertThat(printed.lines().filter(line -> line.matches(".+: .+ \\(.+\\)"))).hasSize(10);
+  }
+
+  @Test
+  void theCpuFigureComparesHopsInProcessWithHttpAt32And256InFlight() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    LoadBenchmark benchmark = new LoadBenchmark(new LoadBenchmark.Options(Fixtures.projectRoot(), Duration.ofSeconds(1),
+        20, Duration.ofSeconds(2), Duration.ofMillis(100), 4, true, java.util.EnumSet.of(LoadBenchmark.Figure.CPU)),
+        new PrintStream(bytes, true));
+    assertThat(benchmark.cpu(1)).isTrue();
+    List<String> lines = bytes.toString().lines().toList();
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0)).matches("CPU per rollout at 32 in flight, HTTP/1.1 hops \\(baseline\\): "
+        + "[0-9.]+ ms \\[.+\\] at [0-9]+ rollouts/s .*");
+    assertThat(lines.get(3)).matches("CPU per rollout at 256 in flight, hops in process: [0-9.]+ ms .+ \\([0-9.]+x "
+        + "the baseline's CPU per rollout, [0-9.]+x its rollouts/s; target <= 0.5x CPU\\)");
   }
 
   @Test

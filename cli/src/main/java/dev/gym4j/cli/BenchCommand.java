@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 /** {@code gym4j bench}: the load benchmark, four figures side by side in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Benchmark the whole stack against a scripted model on this machine.",
-        "Prints overhead ratio, rollouts in flight, start-up and payload cost as 'name: value (target)'.",
+        "Prints overhead ratio, CPU per rollout (hops in process against HTTP/1.1, at 32 and 256 in flight),",
+        "rollouts in flight, start-up and payload cost as 'name: value (target)'.",
         "With --micro, runs the JMH suite instead: math verifications per second per core and their p99,",
         "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up.",
         "With --sandbox, runs the sandbox figure instead: sandboxed executions per second of a trivial program",
@@ -21,8 +22,9 @@ final class BenchCommand implements Callable<Integer> {
       + "${DEFAULT-VALUE}).")
   int inFlight;
 
-  @Option(names = "--http1", description = "Hold them over HTTP/1.1 (a socket per request, about six per rollout, "
-      + "so ulimit -n bounds --in-flight) instead of HTTP/2 streams on shared connections (client_http2).")
+  @Option(names = "--http1", description = "Hold them with HTTP/1.1 to the model (a socket per request, so "
+      + "ulimit -n bounds --in-flight) instead of HTTP/2 streams on shared connections (client_http2, "
+      + "upstream_http2); hops between the servers are in process either way.")
   boolean http1;
 
   @Option(names = "--hold-seconds", defaultValue = "60", description = "How long to hold them (default ${DEFAULT-VALUE}).")
@@ -42,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
 
   // strings, not the bench's enum: the bench is not on the runtime classpath unless this command runs
   @Option(names = "--only", split = ",", paramLabel = "FIGURE", description = "Run only these figures: "
-      + "overhead, concurrency, startup, payload (default: all four).")
+      + "overhead, cpu, concurrency, startup, payload (default: all five).")
   java.util.List<String> only = java.util.List.of();
 
   @Option(names = "--micro", description = "Run the JMH micro-benchmark suite instead of the load benchmark.")
@@ -103,7 +105,7 @@ final class BenchCommand implements Callable<Integer> {
             figures.add(LoadBenchmark.Figure.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT)));
           } catch (IllegalArgumentException e) {
             throw new dev.gym4j.config.ConfigException("--only: no figure named '" + name + "'; the figures are "
-                + "overhead, concurrency, startup and payload");
+                + "overhead, cpu, concurrency, startup and payload");
           }
         }
       }

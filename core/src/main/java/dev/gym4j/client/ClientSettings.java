@@ -19,14 +19,23 @@ import dev.gym4j.config.GlobalConfig;
  * @param multiplex whether calls between gym4j servers are HTTP/2 streams on a few shared connections
  *     ({@code client_http2}): far fewer sockets and less memory per request in flight, for tens of thousands
  *     of rollouts at once, at about the request rate HTTP/1.1 reaches
+ * @param inProcess whether a call to a server of this same JVM skips the socket ({@code client_in_process},
+ *     default true; see {@link dev.gym4j.server.InProcess}), answered exactly as over HTTP
  */
 public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts,
     Duration initialBackoff, Duration maxBackoff, int maxConnectionsPerUpstream, int maxStreamsPerUpstream,
-    boolean multiplex) {
+    boolean multiplex, boolean inProcess) {
 
   public static ClientSettings defaults() {
     return new ClientSettings(Duration.ofSeconds(10), Duration.ofMinutes(10), 4, Duration.ofMillis(500),
-        Duration.ofSeconds(15), 1024, 65_536, false);
+        Duration.ofSeconds(15), 1024, 65_536, false, true);
+  }
+
+  /** Settings with calls in process on. */
+  public ClientSettings(Duration connectTimeout, Duration requestTimeout, int maxAttempts, Duration initialBackoff,
+      Duration maxBackoff, int maxConnectionsPerUpstream, int maxStreamsPerUpstream, boolean multiplex) {
+    this(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff, maxConnectionsPerUpstream,
+        maxStreamsPerUpstream, multiplex, true);
   }
 
   /** Defaults overridden by the global keys {@code client_connect_timeout_seconds} and the like. */
@@ -42,7 +51,8 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
             .orElse(d.maxConnectionsPerUpstream),
         config.get("client_max_streams_per_upstream").map(n -> n.asInt(d.maxStreamsPerUpstream))
             .orElse(d.maxStreamsPerUpstream),
-        config.get("client_http2").map(n -> n.asBoolean(d.multiplex)).orElse(d.multiplex));
+        config.get("client_http2").map(n -> n.asBoolean(d.multiplex)).orElse(d.multiplex),
+        config.get("client_in_process").map(n -> n.asBoolean(d.inProcess)).orElse(d.inProcess));
   }
 
   public ClientSettings {
@@ -56,27 +66,33 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
 
   public ClientSettings withRequestTimeout(Duration timeout) {
     return new ClientSettings(connectTimeout, timeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream, maxStreamsPerUpstream, multiplex);
+        maxConnectionsPerUpstream, maxStreamsPerUpstream, multiplex, inProcess);
   }
 
   public ClientSettings withRetries(int attempts, Duration initial, Duration max) {
     return new ClientSettings(connectTimeout, requestTimeout, attempts, initial, max, maxConnectionsPerUpstream,
-        maxStreamsPerUpstream, multiplex);
+        maxStreamsPerUpstream, multiplex, inProcess);
   }
 
   public ClientSettings withMaxConnectionsPerUpstream(int connections) {
     return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff, connections,
-        maxStreamsPerUpstream, multiplex);
+        maxStreamsPerUpstream, multiplex, inProcess);
   }
 
   public ClientSettings withMaxStreamsPerUpstream(int streams) {
     return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream, streams, multiplex);
+        maxConnectionsPerUpstream, streams, multiplex, inProcess);
   }
 
   public ClientSettings withMultiplexing(boolean enabled) {
     return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
-        maxConnectionsPerUpstream, maxStreamsPerUpstream, enabled);
+        maxConnectionsPerUpstream, maxStreamsPerUpstream, enabled, inProcess);
+  }
+
+  /** With calls to servers of this JVM in process, or always over HTTP. */
+  public ClientSettings withInProcess(boolean enabled) {
+    return new ClientSettings(connectTimeout, requestTimeout, maxAttempts, initialBackoff, maxBackoff,
+        maxConnectionsPerUpstream, maxStreamsPerUpstream, multiplex, enabled);
   }
 
   private static Duration seconds(GlobalConfig config, String key, Duration fallback) {

@@ -20,6 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.gym4j.json.Json;
+import dev.gym4j.server.InProcess;
+import tools.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,9 @@ public final class ServerClient implements AutoCloseable {
    * answer is not retried again: retrying at every hop would multiply the calls to a failing backend.
    */
   public static final String UPSTREAM_FAILURE_HEADER = "X-Gym4j-Upstream-Failure";
+  /** Calls answered by a server of this JVM without a socket ({@link InProcess}). */
+  private static final io.micrometer.core.instrument.Counter IN_PROCESS = io.micrometer.core.instrument.Counter
+      .builder("gym4j.client.in_process").register(dev.gym4j.server.Metrics.REGISTRY);
 
   private final ServerDirectory directory;
   private final ClientSettings settings;
@@ -88,21 +93,26 @@ public final class ServerClient implements AutoCloseable {
 
   /** POSTs a JSON body to a path of an instance, sending the given cookies. */
   public HttpReply post(String instance, String path, Object body, Map<String, String> cookies) {
-    return send(instance, path, "POST", Json.writeBytes(body), cookies);
+    // a streamed answer (server-sent events) always goes over HTTP
+    boolean streamed = body instanceof JsonNode tree && tree.path("stream").asBoolean(false);
+    return send(instance, path, "POST", Json.writeBytes(body), cookies, !streamed);
   }
 
   public HttpReply get(String instance, String path) {
-    return send(instance, path, "GET", null, Map.of());
+    return send(instance, path, "GET", null, Map.of(), true);
   }
 
-  private HttpReply send(String instance, String path, String method, byte[] body, Map<String, String> cookies) {
+  private HttpReply send(String instance, String path, String method, byte[] body, Map<String, String> cookies,
+      boolean mayStayInProcess) {
     URI base = directory.find(instance).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.UNKNOWN_INSTANCE,
         "no server instance named " + instance + " is known"));
-    if (settings.multiplex()) {
+    URI url = route(base, path);
+    InProcess.Target local = mayStayInProcess ? inProcess(url, Map.of()) : null;
+    if (local == null && settings.multiplex()) {
       multiplex(base);
     }
     try {
-      return send(route(base, path), method, body, cookies, Map.of());
+      return send(url, local, method, body, cookies, Map.of());
     } catch (UpstreamException e) {
       if (e.kind() == UpstreamException.Kind.CONNECTION) {
         directory.invalidate(instance);
@@ -127,45 +137,91 @@ public final class ServerClient implements AutoCloseable {
 
   /** Sends a request to a URL, with retries and deadlines as described above. */
   public HttpReply send(URI url, String method, byte[] body, Map<String, String> cookies, Map<String, String> headers) {
-    HttpRequest request = request(url, method, body, cookies, headers);
-    String shown = method + " " + dev.gym4j.config.Secrets.redact(url.toString());
+    return send(url, inProcess(url, headers), method, body, cookies, headers);
+  }
+
+  /**
+   * The server of this JVM that serves the URL, when calls in process are on and the caller does not ask for
+   * server-sent events; null when the request goes over HTTP.
+   */
+  private InProcess.Target inProcess(URI url, Map<String, String> headers) {
+    if (!settings.inProcess() || InProcess.forcedOff()) {
+      return null;
+    }
+    for (Map.Entry<String, String> header : headers.entrySet()) {
+      if (header.getKey().equalsIgnoreCase("Accept") && header.getValue().contains("text/event-stream")) {
+        return null;
+      }
+    }
+    return InProcess.find(url).orElse(null);
+  }
+
+  private HttpReply send(URI url, InProcess.Target local, String method, byte[] body, Map<String, String> cookies,
+      Map<String, String> headers) {
+    HttpRequest request = local == null ? request(url, method, body, cookies, headers) : null;
+    // what a failure or a retry shows of the request: built only then, the redactor is not free
+    java.util.function.Supplier<String> shown = () -> method + " " + dev.gym4j.config.Secrets.redact(url.toString());
     Exception lastFailure = null;
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<byte[]> response;
+      HttpReply reply;
       try {
-        response = sendOnce(request);
+        reply = local != null ? inProcess(local, url, method, body, cookies, headers) : reply(sendOnce(request));
       } catch (HttpConnectTimeoutException | ConnectException e) {
         lastFailure = e;
-        response = null;
+        reply = null;
       } catch (HttpTimeoutException e) {
-        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown + " got no response within "
+        throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown.get() + " got no response within "
             + settings.requestTimeout().toSeconds() + " s", 0, e);
       } catch (IOException e) {
         // a reset or a stale keep-alive socket: no response byte was read, so trying again is safe
         lastFailure = e;
-        response = null;
+        reply = null;
       }
-      if (response != null) {
-        HttpReply reply = new HttpReply(response.statusCode(), response.body(), cookies(response),
-            failureHeaders(response));
+      if (reply != null) {
         boolean retriedDownstream = reply.upstreamFailure();
         if (!RETRY_STATUSES.contains(reply.status()) || retriedDownstream || attempt >= settings.maxAttempts()) {
           return reply;
         }
-        LOG.debug("{} answered {}, retry {} of {}", shown, reply.status(), attempt, settings.maxAttempts() - 1);
+        LOG.debug("{} answered {}, retry {} of {}", shown.get(), reply.status(), attempt, settings.maxAttempts() - 1);
         retried(url, "status_" + reply.status());
-        pause(attempt, response.headers().firstValue("Retry-After").orElse(null));
+        pause(attempt, reply.header("Retry-After").orElse(null));
         continue;
       }
       if (attempt >= settings.maxAttempts()) {
-        throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown + " failed after "
+        throw new UpstreamException(UpstreamException.Kind.CONNECTION, shown.get() + " failed after "
             + attempt + " attempts: " + describe(lastFailure), 0, lastFailure);
       }
-      LOG.debug("{} failed ({}), retry {} of {}", shown, describe(lastFailure), attempt,
+      LOG.debug("{} failed ({}), retry {} of {}", shown.get(), describe(lastFailure), attempt,
           settings.maxAttempts() - 1);
       retried(url, "connection");
       pause(attempt, null);
     }
+  }
+
+  private static HttpReply reply(HttpResponse<byte[]> response) {
+    return new HttpReply(response.statusCode(), response.body(), cookies(response), failureHeaders(response));
+  }
+
+  /**
+   * One try in process, holding a permit as over HTTP (a stream's when multiplexing, else a socket's), so
+   * that the bound on requests in flight to one upstream holds either way.
+   */
+  private HttpReply inProcess(InProcess.Target local, URI url, String method, byte[] body,
+      Map<String, String> cookies, Map<String, String> headers) throws HttpTimeoutException {
+    String authority = url.getAuthority();
+    Semaphore permit = settings.multiplex()
+        ? streamPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxStreamsPerUpstream(), true))
+        : socketPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxConnectionsPerUpstream(), true));
+    acquire(permit, authority);
+    InProcess.Answered answered;
+    try {
+      answered = local.send(method, body, cookies, headers, settings.requestTimeout());
+    } finally {
+      permit.release();
+    }
+    IN_PROCESS.increment();
+    return new HttpReply(answered.status(), answered.body(), answered.cookies(),
+        answered.status() < 400 ? Map.of() : answered.headers());
   }
 
   /**
@@ -201,14 +257,7 @@ public final class ServerClient implements AutoCloseable {
     Semaphore permit = multiplexed
         ? streamPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxStreamsPerUpstream(), true))
         : socketPermits.computeIfAbsent(authority, key -> new Semaphore(settings.maxConnectionsPerUpstream(), true));
-    try {
-      if (!permit.tryAcquire(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new HttpTimeoutException("no free connection to " + authority + " within the deadline");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted while waiting for a connection to " + authority);
-    }
+    acquire(permit, authority);
     try {
       if (multiplexed) {
         HttpResponse<byte[]> response = multiplexer.send(request);
@@ -222,6 +271,18 @@ public final class ServerClient implements AutoCloseable {
       throw new CancellationException("interrupted while calling " + request.uri());
     } finally {
       permit.release();
+    }
+  }
+
+  /** Waits for a permit to call an upstream, within the request deadline. */
+  private void acquire(Semaphore permit, String authority) throws HttpTimeoutException {
+    try {
+      if (!permit.tryAcquire(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new HttpTimeoutException("no free connection to " + authority + " within the deadline");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while waiting for a connection to " + authority);
     }
   }
 

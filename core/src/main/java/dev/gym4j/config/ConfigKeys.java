@@ -25,7 +25,7 @@ public final class ConfigKeys {
       "config_paths", "head_server", "default_host", "policy_base_url", "policy_api_key", "policy_model_name",
       "max_body_bytes", "max_concurrent_requests", "client_connect_timeout_seconds", "client_request_timeout_seconds",
       "client_max_attempts", "client_initial_backoff_seconds", "client_max_backoff_seconds",
-      "client_max_connections_per_upstream", "client_max_streams_per_upstream", "client_http2",
+      "client_max_connections_per_upstream", "client_max_streams_per_upstream", "client_http2", "client_in_process",
       // collection (NeMo Gym's ng_collect_rollouts)
       "agent_name", "input_jsonl_fpath", "output_jsonl_fpath", "num_repeats", "num_samples_in_parallel", "limit",
       "resume_from_cache", "responses_create_params", "max_rollout_attempts", "num_repeats_add_seed", "prompt_config",

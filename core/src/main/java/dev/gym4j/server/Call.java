@@ -5,14 +5,13 @@ import java.util.List;
 import dev.gym4j.json.FieldError;
 import dev.gym4j.json.Json;
 import dev.gym4j.json.Shape;
-import io.helidon.webserver.http.ServerRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** One request to a gym4j endpoint, as its handler sees it. */
 public final class Call {
-  private final ServerRequest request;
+  private final Incoming request;
   /** Until parsed: a rollout waiting on its model holds its Call for seconds, the bytes need not wait too. */
   private byte[] rawBody;
   private final String sessionId;
@@ -20,7 +19,7 @@ public final class Call {
   private final java.util.Map<String, String> responseCookies = new java.util.LinkedHashMap<>();
   private JsonNode body;
 
-  Call(ServerRequest request, byte[] rawBody, String sessionId, boolean carriesSession) {
+  Call(Incoming request, byte[] rawBody, String sessionId, boolean carriesSession) {
     this.request = request;
     this.rawBody = rawBody;
     this.sessionId = sessionId;
@@ -29,12 +28,7 @@ public final class Call {
 
   /** Every cookie the request carries, by name (an agent forwards other servers' session cookies). */
   public java.util.Map<String, String> cookies() {
-    java.util.Map<String, String> cookies = new java.util.LinkedHashMap<>();
-    var parameters = request.headers().cookies();
-    for (String name : parameters.names()) {
-      cookies.put(name, parameters.get(name));
-    }
-    return cookies;
+    return new java.util.LinkedHashMap<>(request.cookies());
   }
 
   /** Sets a cookie on the response, beside this server's own session cookie. */
@@ -84,15 +78,15 @@ public final class Call {
   }
 
   public String path() {
-    return request.path().path();
+    return request.path();
   }
 
   /** The HTTP version the request came in: {@code 1.1}, or {@code 2.0} on a multiplexed connection. */
   public String protocolVersion() {
-    return request.prologue().protocolVersion();
+    return request.protocolVersion();
   }
 
   public java.util.Optional<String> header(String name) {
-    return request.headers().first(io.helidon.http.HeaderNames.create(name));
+    return request.header(name);
   }
 }

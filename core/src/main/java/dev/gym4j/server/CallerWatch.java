@@ -44,7 +44,7 @@ final class CallerWatch implements AutoCloseable {
   private final SocketChannel channel;
   private final boolean readable;
   private final Http2Stream stream;
-  private final Thread handler = Thread.currentThread();
+  private final Thread handler;
   private final ReentrantLock lock = new ReentrantLock();
   private ScheduledFuture<?> probes;
   private boolean closed;
@@ -52,6 +52,11 @@ final class CallerWatch implements AutoCloseable {
   private volatile boolean tookInput;
 
   private CallerWatch(SocketChannel channel, boolean readable, Http2Stream stream) {
+    this(channel, readable, stream, Thread.currentThread());
+  }
+
+  private CallerWatch(SocketChannel channel, boolean readable, Http2Stream stream, Thread handler) {
+    this.handler = handler;
     this.channel = channel;
     this.readable = readable;
     this.stream = stream;
@@ -73,6 +78,27 @@ final class CallerWatch implements AutoCloseable {
       watch.lock.unlock();
     }
     return watch;
+  }
+
+  /**
+   * A watch on a caller in this JVM ({@link InProcess}), which tells it by {@link #leave()} when it gives up
+   * (its deadline passed, or it was interrupted) while {@code handler} serves it.
+   */
+  static CallerWatch inProcess(Thread handler) {
+    return new CallerWatch(null, false, null, handler);
+  }
+
+  /** The caller in this JVM left: the handler's thread is interrupted, as a probe does for a caller gone. */
+  void leave() {
+    lock.lock();
+    try {
+      if (!closed && !gone) {
+        gone = true;
+        handler.interrupt();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Whether the caller left while the handler ran (its thread was interrupted for it). */
@@ -158,7 +184,9 @@ final class CallerWatch implements AutoCloseable {
     lock.lock();
     try {
       closed = true;
-      probes.cancel(false);
+      if (probes != null) {
+        probes.cancel(false);
+      }
     } finally {
       lock.unlock();
     }

@@ -43,6 +43,11 @@ public final class Routes {
   private final java.util.concurrent.atomic.AtomicInteger ownInFlight = new java.util.concurrent.atomic.AtomicInteger();
   /** The methods each path answers, for 405's {@code Allow}. */
   private final Map<String, java.util.Set<String>> methods = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The request timer of each route, method and status ({@code "/verify POST 200"}). */
+  private final Map<String, io.micrometer.core.instrument.Timer> timers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  /** Each endpoint by method and path ({@code "POST /verify"}), for callers in this JVM. */
+  private final Map<String, JsonHandler> endpoints = new java.util.concurrent.ConcurrentHashMap<>();
 
   private final HostCheck hostCheck;
 
@@ -61,6 +66,7 @@ public final class Routes {
   public Routes post(String path, JsonHandler handler) {
     routing.post(path, wrap(path, handler));
     allow(path, "POST");
+    endpoints.put("POST " + path, handler);
     return this;
   }
 
@@ -82,6 +88,8 @@ public final class Routes {
     routing.get(path, wrapped);
     routing.route(Method.HEAD, path, wrapped);
     allow(path, "GET", "HEAD");
+    endpoints.put("GET " + path, handler);
+    endpoints.put("HEAD " + path, handler);
     return this;
   }
 
@@ -151,115 +159,153 @@ public final class Routes {
 
   private Handler wrap(String route, JsonHandler handler) {
     return (req, res) -> {
-      if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
-        // at capacity: refuse now with a hint when to retry, rather than queue without bound
-        res.header(io.helidon.http.HeaderNames.RETRY_AFTER, "1");
-        send(req, res, 503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
-            + " requests in flight); retry later"));
-        count(route, req, 503, System.nanoTime());
-        return;
+      Incoming in = new Incoming.Http(req);
+      Answer answer = answer(route, handler, in, () -> readBody(req), () -> CallerWatch.start(req, res));
+      answer.headers.forEach(res::header);
+      answer.cookies.forEach(res.headers()::addCookie);
+      if (answer.abandoned) {
+        throw new io.helidon.webserver.CloseConnectionException("the caller left");
       }
-      inFlight.incrementAndGet();
-      ownInFlight.incrementAndGet();
-      long start = System.nanoTime();
-      try {
-        handle(route, handler, req, res, start);
-      } finally {
-        ownInFlight.decrementAndGet();
-        inFlight.decrementAndGet();
+      if (answer.body instanceof ServerSentEvents.Stream stream) {
+        stream(route, req, res, stream);
+      } else {
+        send(req, res, answer.status, answer.body);
       }
+      count(route, in.method(), answer.status, answer.start);
     };
   }
 
-  private void handle(String route, JsonHandler handler, ServerRequest req, ServerResponse res, long start) {
-    {
-      java.util.Optional<String> carried = sessionCookie.read(req.headers().cookies());
-      String sessionId = carried.orElseGet(SessionCookie::newSessionId);
-      res.headers().addCookie(sessionCookie.setCookie(sessionId));
+  /**
+   * What an endpoint answers, and how: status, body, headers and cookies to set. Over HTTP they are written to
+   * the response; in process ({@link InProcess}) they become the caller's reply as they are.
+   */
+  static final class Answer {
+    final long start = System.nanoTime();
+    int status = 200;
+    Object body;
+    final Map<String, String> headers = new java.util.LinkedHashMap<>();
+    final java.util.List<io.helidon.http.SetCookie> cookies = new java.util.ArrayList<>(2);
+    /** The caller left while the endpoint ran: nobody is answered. */
+    boolean abandoned;
+
+    Answer status(int status, Object body) {
+      this.status = status;
+      this.body = body;
+      return this;
+    }
+  }
+
+  /** Reads a request's body: null when over the limit; {@link UnreadableBody} when the framing failed. */
+  @FunctionalInterface
+  interface BodySource {
+    byte[] read();
+  }
+
+  /**
+   * Runs an endpoint with the plumbing every caller gets, over HTTP or in process: the concurrency bound, the
+   * body limit, the session cookie, the caller watch, and failures turned into statuses.
+   */
+  private Answer answer(String route, JsonHandler handler, Incoming in, BodySource bodySource,
+      java.util.function.Supplier<CallerWatch> watcher) {
+    Answer answer = new Answer();
+    if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
+      // at capacity: refuse now with a hint when to retry, rather than queue without bound
+      answer.headers.put(HeaderNames.RETRY_AFTER.defaultCase(), "1");
+      return answer.status(503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
+          + " requests in flight); retry later"));
+    }
+    inFlight.incrementAndGet();
+    ownInFlight.incrementAndGet();
+    try {
+      handle(handler, in, bodySource, watcher, answer);
+      if (answer.abandoned) {
+        abandoned(route, in);
+      }
+      if (answer.status >= 400 && openAIPaths.contains(route)) {
+        answer.body = ErrorBodies.openAI(answer.status, answer.body);
+      }
+      return answer;
+    } finally {
+      ownInFlight.decrementAndGet();
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private void handle(JsonHandler handler, Incoming in, BodySource bodySource,
+      java.util.function.Supplier<CallerWatch> watcher, Answer answer) {
+    Map<String, String> cookies = in.cookies();
+    java.util.Optional<String> carried = sessionCookie.read(cookies);
+    String sessionId = carried.orElseGet(SessionCookie::newSessionId);
+    // a valid cookie carried is the very value this server would sign again: set it as it came
+    answer.cookies.add(carried.isPresent() ? sessionCookie.signed(cookies.get(sessionCookie.name()))
+        : sessionCookie.setCookie(sessionId));
+    CallerWatch watch = null;
+    try {
+      Call call = call(in, bodySource, sessionId, carried.isPresent());
+      if (call == null) {
+        // the rest of the body is still on the wire: it must never be read as the next request
+        answer.headers.put(HeaderNames.CONNECTION.defaultCase(), "close");
+        answer.status(413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
+        return;
+      }
+      watch = watcher.get();
       Object result;
-      int status = 200;
-      CallerWatch watch = null;
       try {
-        Call call = call(req, sessionId, carried.isPresent());
-        if (call == null) {
-          // the rest of the body is still on the wire: it must never be read as the next request
-          res.header(HeaderNames.CONNECTION, "close");
-          send(req, res, 413, ErrorBodies.detail("request body is larger than " + maxBodyBytes + " bytes"));
-          count(route, req, 413, start);
-          return;
-        }
-        watch = CallerWatch.start(req, res);
-        try {
-          result = handler.handle(call);
-        } finally {
-          watch.close();
-        }
-        call.responseCookies().forEach((name, value) -> {
-          if (!name.equals(sessionCookie.name())) {
-            res.headers().addCookie(io.helidon.http.SetCookie.builder(name, value).path("/").httpOnly(true).build());
-          }
-        });
-        if (result instanceof Reply reply) {
-          status = reply.status();
-          result = reply.body();
-          reply.headers().forEach((name, value) -> res.header(name, value));
-        }
-      } catch (FieldError e) {
-        status = 422;
-        result = ErrorBodies.validation(e);
-      } catch (UpstreamException e) {
-        // another server failed us: say so with a gateway status, so the caller can record the failure's kind
-        status = e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
-        res.header(ServerClient.UPSTREAM_FAILURE_HEADER, e.kind().name().toLowerCase(java.util.Locale.ROOT));
-        result = ErrorBodies.detail(serverName + ": " + e.getMessage());
-        LOG.debug("{} {} on {}: upstream failure {}", req.prologue().method().text(), req.path().path(), serverName,
-            e.getMessage());
-      } catch (dev.gym4j.agent.RolloutFailure e) {
-        // a typed failure of the rollout (a judge that failed, say): its class travels in the body, so the
-        // agent and the collector file the rollout under it; the header says it is not worth a retry here
-        status = e.status();
-        res.header(ServerClient.UPSTREAM_FAILURE_HEADER, e.failureClass());
-        ObjectNode body = ErrorBodies.detail(serverName + ": " + e.getMessage());
-        body.put(dev.gym4j.agent.AgentServer.FAILURE_CLASS, e.failureClass());
-        result = body;
-      } catch (java.util.concurrent.CancellationException e) {
-        // the server is stopping under this request
-        status = 503;
-        result = ErrorBodies.detail(serverName + " is stopping");
-      } catch (UnreadableBody e) {
-        res.header(HeaderNames.CONNECTION, "close");
-        status = 400;
-        result = ErrorBodies.detail("the request body could not be read: " + e.getMessage());
-      } catch (RequestException e) {
-        throw e;
-      } catch (Exception | StackOverflowError e) {
-        if (watch != null && watch.gone()) {
-          // the caller left and its work was interrupted: nobody to answer, nothing went wrong here
-          abandoned(route, req);
-        }
-        // the id ties the client's answer to the log line; the body names no class and carries no message,
-        // which could hold anything the failing code was given
-        String id = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
-        LOG.warn("{} {} failed on {} (error {})", req.prologue().method().text(), req.path().path(), serverName,
-            id, e);
-        status = 500;
-        result = ErrorBodies.detail("Internal Server Error in " + serverName + " (error " + id + ")");
+        result = handler.handle(call);
+      } finally {
+        watch.close();
       }
-      if (watch != null && watch.gone()) {
-        abandoned(route, req);
-      }
-      if (watch != null && watch.tookInput()) {
-        res.header(HeaderNames.CONNECTION, "close");
-      }
-      if (status >= 400 && openAIPaths.contains(route)) {
-        result = ErrorBodies.openAI(status, result);
-      }
-      if (result instanceof ServerSentEvents.Stream stream) {
-        stream(route, req, res, stream);
+      call.responseCookies().forEach((name, value) -> {
+        if (!name.equals(sessionCookie.name())) {
+          answer.cookies.add(io.helidon.http.SetCookie.builder(name, value).path("/").httpOnly(true).build());
+        }
+      });
+      if (result instanceof Reply reply) {
+        answer.status(reply.status(), reply.body());
+        answer.headers.putAll(reply.headers());
       } else {
-        send(req, res, status, result);
+        answer.status(200, result);
       }
-      count(route, req, status, start);
+    } catch (FieldError e) {
+      answer.status(422, ErrorBodies.validation(e));
+    } catch (UpstreamException e) {
+      // another server failed us: say so with a gateway status, so the caller can record the failure's kind
+      answer.headers.put(ServerClient.UPSTREAM_FAILURE_HEADER, e.kind().name().toLowerCase(java.util.Locale.ROOT));
+      answer.status(e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502,
+          ErrorBodies.detail(serverName + ": " + e.getMessage()));
+      LOG.debug("{} {} on {}: upstream failure {}", in.method(), in.path(), serverName, e.getMessage());
+    } catch (dev.gym4j.agent.RolloutFailure e) {
+      // a typed failure of the rollout (a judge that failed, say): its class travels in the body, so the
+      // agent and the collector file the rollout under it; the header says it is not worth a retry here
+      answer.headers.put(ServerClient.UPSTREAM_FAILURE_HEADER, e.failureClass());
+      ObjectNode body = ErrorBodies.detail(serverName + ": " + e.getMessage());
+      body.put(dev.gym4j.agent.AgentServer.FAILURE_CLASS, e.failureClass());
+      answer.status(e.status(), body);
+    } catch (java.util.concurrent.CancellationException e) {
+      // the server is stopping under this request
+      answer.status(503, ErrorBodies.detail(serverName + " is stopping"));
+    } catch (UnreadableBody e) {
+      answer.headers.put(HeaderNames.CONNECTION.defaultCase(), "close");
+      answer.status(400, ErrorBodies.detail("the request body could not be read: " + e.getMessage()));
+    } catch (RequestException e) {
+      throw e;
+    } catch (Exception | StackOverflowError e) {
+      if (watch != null && watch.gone()) {
+        // the caller left and its work was interrupted: nobody to answer, nothing went wrong here
+        answer.abandoned = true;
+        return;
+      }
+      // the id ties the client's answer to the log line; the body names no class and carries no message,
+      // which could hold anything the failing code was given
+      String id = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+      LOG.warn("{} {} failed on {} (error {})", in.method(), in.path(), serverName, id, e);
+      answer.status(500, ErrorBodies.detail("Internal Server Error in " + serverName + " (error " + id + ")"));
+    }
+    if (watch != null && watch.gone()) {
+      answer.abandoned = true;
+    }
+    if (watch != null && watch.tookInput()) {
+      answer.headers.put(HeaderNames.CONNECTION.defaultCase(), "close");
     }
   }
 
@@ -280,18 +326,18 @@ public final class Routes {
   }
 
   /** Ends a request whose caller left while it ran (see {@link CallerWatch}): counted, and not answered. */
-  private void abandoned(String route, ServerRequest req) {
-    LOG.debug("{} {} on {}: the caller left; its work was cancelled", req.prologue().method().text(),
-        req.path().path(), serverName);
+  private void abandoned(String route, Incoming in) {
+    LOG.debug("{} {} on {}: the caller left; its work was cancelled", in.method(), in.path(), serverName);
     io.micrometer.core.instrument.Counter.builder("gym4j.requests.abandoned").tag("server", serverName)
         .tag("route", route).register(Metrics.REGISTRY).increment();
-    throw new io.helidon.webserver.CloseConnectionException("the caller left");
   }
 
-  private void count(String route, ServerRequest req, int status, long start) {
-    io.micrometer.core.instrument.Timer.builder("gym4j.requests").tag("server", serverName).tag("route", route)
-        .tag("method", req.prologue().method().text()).tag("status", String.valueOf(status))
-        .publishPercentileHistogram().register(Metrics.REGISTRY)
+  private void count(String route, String method, int status, long start) {
+    // the timer of each route, method and status is looked up once: building its id costs more than recording
+    timers.computeIfAbsent(route + ' ' + method + ' ' + status, key -> io.micrometer.core.instrument.Timer
+        .builder("gym4j.requests").tag("server", serverName).tag("route", route)
+        .tag("method", method).tag("status", String.valueOf(status))
+        .publishPercentileHistogram().register(Metrics.REGISTRY))
         .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
@@ -299,9 +345,9 @@ public final class Routes {
    * The call with its body, or null when the body is over the limit. A method of its own, so that no frame
    * of a handler that waits for seconds keeps the raw bytes once the Call has parsed them.
    */
-  private Call call(ServerRequest req, String sessionId, boolean carriesSession) {
-    byte[] body = readBody(req);
-    return body == null ? null : new Call(req, body, sessionId, carriesSession);
+  private static Call call(Incoming in, BodySource source, String sessionId, boolean carriesSession) {
+    byte[] body = source.read();
+    return body == null ? null : new Call(in, body, sessionId, carriesSession);
   }
 
   /** The request body, or null when it is over the limit. */
@@ -340,24 +386,84 @@ public final class Routes {
 
   static void send(ServerRequest req, ServerResponse res, int status, Object body) {
     res.status(Status.create(status));
+    Rendered rendered = render(status, body);
+    res.header(HeaderNames.CONTENT_TYPE, rendered.contentType());
+    if (req.prologue().method() == Method.HEAD) {
+      res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(rendered.bytes().length));
+      res.send();
+      return;
+    }
+    res.send(rendered.bytes());
+  }
+
+  /** A response body as sent: its bytes and content type. */
+  record Rendered(String contentType, byte[] bytes) {}
+
+  static Rendered render(int status, Object body) {
+    String type;
     byte[] bytes;
     if (body instanceof RawBody raw) {
-      res.header(HeaderNames.CONTENT_TYPE, raw.contentType());
+      type = raw.contentType();
       bytes = raw.bytes();
     } else {
-      res.header(HeaderNames.CONTENT_TYPE, "application/json");
+      type = "application/json";
       bytes = body == null ? "null".getBytes() : Json.writeBytes(body);
     }
     if (status >= 400) {
       // an error body may quote what an upstream or a failing call said, which may hold a credential
       bytes = Secrets.redact(bytes);
     }
-    if (req.prologue().method() == Method.HEAD) {
-      res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(bytes.length));
-      res.send();
-      return;
+    return new Rendered(type, bytes);
+  }
+
+  /**
+   * Serves a request from a client in this JVM ({@link InProcess}) as the HTTP server would: the host check,
+   * 414, 404 and 405 first, then the endpoint with its plumbing. Runs on the calling thread, which {@code watch}
+   * interrupts when the caller leaves. Returns null when the caller left, as an abandoned HTTP request gets no
+   * answer.
+   */
+  InProcess.Answered serve(InProcess.Request request, CallerWatch watch) {
+    String wrongHost = hostCheck.refusal(request.authority());
+    if (wrongHost != null) {
+      return answered(request, 421, ErrorBodies.detail(wrongHost), Map.of(), java.util.List.of());
     }
-    res.send(bytes);
+    if (request.path().length() > MAX_TARGET_LENGTH) {
+      return answered(request, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
+          + " characters"), Map.of("Connection", "close"), java.util.List.of());
+    }
+    JsonHandler handler = endpoints.get(request.method() + " " + request.path());
+    if (handler == null) {
+      java.util.Set<String> allowed = methods.get(request.path());
+      return allowed == null
+          ? answered(request, 404, ErrorBodies.detail("Not Found"), Map.of(), java.util.List.of())
+          : answered(request, 405, ErrorBodies.detail("Method Not Allowed"), Map.of("Allow", String.join(", ",
+              allowed)), java.util.List.of());
+    }
+    String route = request.path();
+    byte[] body = request.body() == null ? new byte[0] : request.body();
+    boolean hasBody = request.method().equals("POST") || request.method().equals("PUT");
+    Answer answer = answer(route, handler, request, () -> !hasBody ? new byte[0] : body.length > maxBodyBytes ? null
+        : body, () -> watch);
+    if (answer.abandoned) {
+      return null;
+    }
+    InProcess.Answered answered = answered(request, answer.status, answer.body, answer.headers, answer.cookies);
+    count(route, request.method(), answer.status, answer.start);
+    return answered;
+  }
+
+  private static InProcess.Answered answered(InProcess.Request request, int status, Object body,
+      Map<String, String> headers, java.util.List<io.helidon.http.SetCookie> cookies) {
+    Rendered rendered = render(status, body);
+    Map<String, String> cookiesSet = new java.util.LinkedHashMap<>();
+    for (io.helidon.http.SetCookie cookie : cookies) {
+      cookiesSet.put(cookie.name(), cookie.value());
+    }
+    Map<String, String> named = new java.util.LinkedHashMap<>();
+    named.put("content-type", rendered.contentType());
+    headers.forEach((name, value) -> named.put(name.toLowerCase(java.util.Locale.ROOT), value));
+    return new InProcess.Answered(status, request.method().equals("HEAD") ? new byte[0] : rendered.bytes(),
+        cookiesSet, named);
   }
 
   /** For servers without endpoints of their own beyond the common ones. */

@@ -123,6 +123,7 @@ public final class ServerHost {
       // Helidon logs a failed bind and returns a stopped server rather than throwing
       throw new IllegalStateException("cannot listen on " + host + ":" + port + " (address in use?)");
     }
+    InProcess.register(host, server, endpoints);
     return server;
   }
 }

@@ -29,12 +29,15 @@ public final class SessionCookie {
 
   private final String name;
   private final SecretKeySpec key;
+  /** Initialized once; each signature works on a clone, which skips the provider lookup and key set-up. */
+  private final Mac prototype;
 
   public SessionCookie(String name) {
     this.name = name;
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     this.key = new SecretKeySpec(secret, "HmacSHA256");
+    this.prototype = newMac();
   }
 
   public String name() {
@@ -47,6 +50,12 @@ public final class SessionCookie {
       return Optional.empty();
     }
     return verify(cookies.get(name));
+  }
+
+  /** As {@link #read(Parameters)}, from cookies by name. */
+  public Optional<String> read(java.util.Map<String, String> cookies) {
+    String value = cookies.get(name);
+    return value == null ? Optional.empty() : verify(value);
   }
 
   public Optional<String> verify(String value) {
@@ -82,8 +91,12 @@ public final class SessionCookie {
   }
 
   public SetCookie setCookie(String sessionId) {
-    return SetCookie.builder(name, value(sessionId)).path("/").httpOnly(true)
-        .sameSite(SetCookie.SameSite.LAX).build();
+    return signed(value(sessionId));
+  }
+
+  /** The cookie with a value already signed by this server (the one a request carried, verified). */
+  SetCookie signed(String signedValue) {
+    return SetCookie.builder(name, signedValue).path("/").httpOnly(true).sameSite(SetCookie.SameSite.LAX).build();
   }
 
   public static String newSessionId() {
@@ -91,10 +104,20 @@ public final class SessionCookie {
   }
 
   private byte[] sign(String payload) {
+    Mac mac;
+    try {
+      mac = (Mac) prototype.clone();
+    } catch (CloneNotSupportedException e) {
+      mac = newMac();
+    }
+    return mac.doFinal(payload.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private Mac newMac() {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(key);
-      return mac.doFinal(payload.getBytes(StandardCharsets.US_ASCII));
+      return mac;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }

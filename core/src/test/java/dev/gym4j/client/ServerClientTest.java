@@ -79,9 +79,10 @@ class ServerClientTest {
     return ClientSettings.defaults().withRetries(4, Duration.ofMillis(10), Duration.ofMillis(40));
   }
 
+  /** The transport tests below call over HTTP: in process (the default for a server of this JVM) no socket is used. */
   @Test
   void withMultiplexingCallsBetweenServersAreHttp2StreamsAndOtherwiseHttp11() {
-    try (ServerClient multiplexing = client(quick().withMultiplexing(true)); ServerClient plain = client(quick())) {
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true).withInProcess(false)); ServerClient plain = client(quick().withInProcess(false))) {
       for (int i = 0; i < 3; i++) {
         assertThat(multiplexing.post("upstream", "/protocol", Map.of("i", i), Map.of()).json().get("version")
             .asString()).isEqualTo("2.0");
@@ -89,7 +90,7 @@ class ServerClientTest {
       assertThat(plain.post("upstream", "/protocol", Map.of(), Map.of()).json().get("version").asString())
           .isEqualTo("1.1");
     }
-    try (ServerClient modelServer = client(quick().withMultiplexing(true))) {
+    try (ServerClient modelServer = client(quick().withMultiplexing(true).withInProcess(false))) {
       // a URL outside gym4j (a model upstream) stays on HTTP/1.1 unless it is said to speak h2c
       byte[] body = {'{', '}'};
       assertThat(modelServer.send(base.resolve("/protocol"), "POST", body, Map.of(), Map.of()).json()
@@ -106,7 +107,7 @@ class ServerClientTest {
    */
   @Test
   void aBurstAfterTheConnectionsIdledOutIsStillMultiplexed() throws Exception {
-    try (ServerClient multiplexing = client(quick().withMultiplexing(true));
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true).withInProcess(false));
         ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
       assertThat(burst(multiplexing, callers, 64)).containsOnly("2.0");
       Thread.sleep(5_000);
@@ -116,7 +117,7 @@ class ServerClientTest {
 
   @Test
   void afterTheServerRestartsOnItsPortCallsAreMultiplexedAgain() throws Exception {
-    try (ServerClient multiplexing = client(quick().withMultiplexing(true));
+    try (ServerClient multiplexing = client(quick().withMultiplexing(true).withInProcess(false));
         ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
       assertThat(burst(multiplexing, callers, 32)).containsOnly("2.0");
       int port = server.port();
@@ -156,7 +157,7 @@ class ServerClientTest {
     plain.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     plain.start();
     URI url = URI.create("http://127.0.0.1:" + plain.getAddress().getPort() + "/v1/chat/completions");
-    try (ServerClient client = client(quick().withMultiplexing(true))) {
+    try (ServerClient client = client(quick().withMultiplexing(true).withInProcess(false))) {
       client.multiplex(url);
       for (int i = 0; i < 20; i++) {
         HttpReply reply = client.send(url, "POST", new byte[] {'{', '}'}, Map.of(), Map.of());
@@ -174,7 +175,7 @@ class ServerClientTest {
       closedPort = socket.getLocalPort();
     }
     URI url = URI.create("http://127.0.0.1:" + closedPort + "/x");
-    try (ServerClient client = client(quick().withMultiplexing(true))) {
+    try (ServerClient client = client(quick().withMultiplexing(true).withInProcess(false))) {
       client.multiplex(url);
       assertThatThrownBy(() -> client.send(url, "POST", new byte[0], Map.of(), Map.of()))
           .isInstanceOfSatisfying(UpstreamException.class, e -> {
@@ -224,6 +225,54 @@ class ServerClientTest {
               e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.TIMEOUT));
       assertThat(slowCalls).hasValue(1);
     }
+  }
+
+  /**
+   * Whether in process or over HTTP, the endpoint of a caller whose deadline passed is interrupted and counted
+   * as abandoned (in process at once; over HTTP when the caller watch sees the closed connection).
+   */
+  @Test
+  void theEndpointOfACallerWhoseDeadlinePassedIsInterruptedAndCountedAbandoned() throws Exception {
+    for (boolean inProcess : new boolean[] {true, false}) {
+      double before = abandonedSlowCalls();
+      try (ServerClient client = client(quick().withRequestTimeout(Duration.ofMillis(200)).withInProcess(inProcess))) {
+        assertThatThrownBy(() -> client.post("upstream", "/slow", Map.of(), Map.of()))
+            .isInstanceOfSatisfying(UpstreamException.class,
+                e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.TIMEOUT));
+      }
+      // the handler sleeps 3 s: counted before that only if it was interrupted
+      long deadline = System.nanoTime() + Duration.ofMillis(2500).toNanos();
+      while (abandonedSlowCalls() == before && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(abandonedSlowCalls()).as("in process: " + inProcess).isEqualTo(before + 1);
+    }
+  }
+
+  private static double abandonedSlowCalls() {
+    var counter = dev.gym4j.server.Metrics.REGISTRY.find("gym4j.requests.abandoned").tag("server", "upstream")
+        .tag("route", "/slow").counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  @Test
+  void aCallToAServerOfThisJvmSkipsTheSocketUnlessTurnedOff() {
+    for (boolean inProcess : new boolean[] {true, false}) {
+      double before = inProcessCalls();
+      try (ServerClient client = client(quick().withInProcess(inProcess))) {
+        HttpReply reply = client.post("upstream", "/flaky", Map.of(), Map.of());
+        assertThat(reply.status()).as("retried twice past 503").isEqualTo(200);
+        assertThat(reply.cookies()).containsOnlyKeys("Upstream___test");
+      }
+      boolean expected = inProcess && !dev.gym4j.server.InProcess.forcedOff();
+      assertThat(inProcessCalls() - before).as("in process: " + inProcess).isEqualTo(expected ? 3 : 0);
+      flakyCalls.set(0);
+    }
+  }
+
+  private static double inProcessCalls() {
+    var counter = dev.gym4j.server.Metrics.REGISTRY.find("gym4j.client.in_process").counter();
+    return counter == null ? 0 : counter.count();
   }
 
   @Test
