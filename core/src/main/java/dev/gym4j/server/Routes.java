@@ -447,6 +447,16 @@ public final class Routes {
     if (answer.abandoned) {
       return null;
     }
+    if (answer.body instanceof ServerSentEvents.Stream stream) {
+      // a stream asked for in a body the client could not see into: the caller gets it whole
+      try {
+        answer.body = ServerSentEvents.collect(stream, bodyTimeout);
+      } catch (Exception e) {
+        LOG.debug("{} {} on {}: the event stream ended early: {}", request.method(), request.path(), serverName,
+            e.toString());
+        answer.status(500, ErrorBodies.detail("the event stream of " + serverName + " ended early"));
+      }
+    }
     InProcess.Answered answered = answered(request, answer.status, answer.body, answer.headers, answer.cookies);
     count(route, request.method(), answer.status, answer.start);
     return answered;

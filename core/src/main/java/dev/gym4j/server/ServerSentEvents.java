@@ -74,6 +74,16 @@ public final class ServerSentEvents {
     }
   }
 
+  /**
+   * Runs the source to its end into memory: the whole stream as one body, for a caller in the same JVM that
+   * reads the answer whole anyway (as an HTTP caller reading it with one {@code HttpReply} does).
+   */
+  static RawBody collect(Stream stream, Duration writeDeadline) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    stream.source().writeTo(new SocketSink(out, writeDeadline));
+    return new RawBody("text/event-stream; charset=utf-8", out.toByteArray());
+  }
+
   private static final class SocketSink implements Sink {
     private final OutputStream out;
     private final Duration deadline;
