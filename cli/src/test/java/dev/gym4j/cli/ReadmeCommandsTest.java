@@ -107,7 +107,9 @@ class ReadmeCommandsTest {
     assertThat(args.getFirst()).isEqualTo("./gym4j");
     String[] arguments = args.subList(1, args.size()).toArray(String[]::new);
     CapturedCommand captured = new CapturedCommand();
-    boolean longRunning = (arguments[0].equals("run") && !args.contains("--check")) || arguments[0].equals("serve");
+    boolean viewer = arguments[0].equals("view");
+    boolean longRunning = (arguments[0].equals("run") && !args.contains("--check")) || arguments[0].equals("serve")
+        || viewer;
     if (!longRunning) {
       int status = captured.run(arguments);
       assertThat(status).as("%s%n%s%s", command, captured.out(), captured.err()).isZero();
@@ -116,10 +118,21 @@ class ReadmeCommandsTest {
     Thread thread = Thread.ofPlatform().name("readme " + arguments[0]).start(() -> captured.run(arguments));
     background.add(thread);
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!captured.out().contains("ready")) {
+    String ready = viewer ? "(Ctrl-C stops)" : "ready";
+    while (!captured.out().contains(ready)) {
       assertThat(thread.isAlive()).as("%s stopped early:%n%s%s", command, captured.out(), captured.err()).isTrue();
       assertThat(System.nanoTime()).as("%s did not get ready", command).isLessThan(deadline);
       Thread.sleep(20);
+    }
+    if (viewer) {
+      // the page it names answers, over the files it was given
+      java.util.regex.Matcher url = java.util.regex.Pattern.compile("open (http://\\S+)").matcher(captured.out());
+      assertThat(url.find()).as(captured.out()).isTrue();
+      try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+        var page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1)))
+            .timeout(Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).as(command).isEqualTo(200);
+      }
     }
   }
 
