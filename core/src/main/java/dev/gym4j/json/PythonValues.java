@@ -15,6 +15,43 @@ import tools.jackson.databind.JsonNode;
 public final class PythonValues {
   private PythonValues() {}
 
+  /** Python's truth value: None, False, 0, 0.0, "", [] and {} are false, anything else true. */
+  public static boolean truthy(JsonNode value) {
+    if (value == null || value.isNull()) {
+      return false;
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue();
+    }
+    if (value.isNumber()) {
+      return value.doubleValue() != 0;
+    }
+    if (value.isString()) {
+      return !value.stringValue().isEmpty();
+    }
+    return !value.isEmpty();
+  }
+
+  /** {@code type(value).__name__}: NoneType, bool, int, float, str, list or dict. */
+  public static String typeName(JsonNode value) {
+    if (value == null || value.isNull()) {
+      return "NoneType";
+    }
+    if (value.isBoolean()) {
+      return "bool";
+    }
+    if (value.isIntegralNumber()) {
+      return "int";
+    }
+    if (value.isNumber()) {
+      return "float";
+    }
+    if (value.isString()) {
+      return "str";
+    }
+    return value.isArray() ? "list" : "dict";
+  }
+
   /** {@code str(value)}: a string as it is, anything else as its repr. */
   public static String str(JsonNode value) {
     return value.isString() ? value.stringValue() : repr(value);

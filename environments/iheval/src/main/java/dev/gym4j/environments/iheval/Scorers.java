@@ -150,19 +150,7 @@ final class Scorers {
   }
 
   static boolean truthy(JsonNode value) {
-    if (value == null || value.isNull()) {
-      return false;
-    }
-    if (value.isBoolean()) {
-      return value.booleanValue();
-    }
-    if (value.isNumber()) {
-      return value.doubleValue() != 0;
-    }
-    if (value.isString()) {
-      return !value.stringValue().isEmpty();
-    }
-    return !value.isEmpty();
+    return PythonValues.truthy(value);
   }
 
   static ObjectNode verbExtract(String response, JsonNode answer, boolean reference) {

@@ -46,22 +46,7 @@ final class Py {
   }
 
   static String typeName(JsonNode value) {
-    if (value == null || value.isNull()) {
-      return "NoneType";
-    }
-    if (value.isBoolean()) {
-      return "bool";
-    }
-    if (value.isIntegralNumber()) {
-      return "int";
-    }
-    if (value.isNumber()) {
-      return "float";
-    }
-    if (value.isString()) {
-      return "str";
-    }
-    return value.isArray() ? "list" : "dict";
+    return PythonValues.typeName(value);
   }
 
   private static Error attribute(JsonNode value, String name) {
@@ -69,19 +54,7 @@ final class Py {
   }
 
   static boolean truthy(JsonNode value) {
-    if (value == null || value.isNull()) {
-      return false;
-    }
-    if (value.isBoolean()) {
-      return value.booleanValue();
-    }
-    if (value.isNumber()) {
-      return value.doubleValue() != 0;
-    }
-    if (value.isString()) {
-      return !value.stringValue().isEmpty();
-    }
-    return !value.isEmpty();
+    return PythonValues.truthy(value);
   }
 
   /** {@code str(value)}, as an f-string shows it. */

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.json.PythonEquality;
+import dev.gym4j.json.PythonValues;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -69,19 +70,7 @@ final class Py {
 
   /** Python's truth value: None, False, 0, "", [] and {} are false. */
   static boolean truthy(JsonNode value) {
-    if (isNone(value)) {
-      return false;
-    }
-    if (value.isBoolean()) {
-      return value.booleanValue();
-    }
-    if (value.isNumber()) {
-      return value.doubleValue() != 0;
-    }
-    if (value.isString()) {
-      return !value.stringValue().isEmpty();
-    }
-    return !value.isEmpty();
+    return PythonValues.truthy(value);
   }
 
   static boolean equal(JsonNode a, JsonNode b) {
@@ -90,22 +79,7 @@ final class Py {
 
   /** Python's type name of a JSON value. */
   static String typeName(JsonNode value) {
-    if (isNone(value)) {
-      return "NoneType";
-    }
-    if (value.isBoolean()) {
-      return "bool";
-    }
-    if (value.isIntegralNumber()) {
-      return "int";
-    }
-    if (value.isNumber()) {
-      return "float";
-    }
-    if (value.isString()) {
-      return "str";
-    }
-    return value.isArray() ? "list" : "dict";
+    return PythonValues.typeName(value);
   }
 
   /** The argument as text, or the AttributeError Python raises calling a string method on something else. */
