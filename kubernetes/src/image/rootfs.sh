@@ -5,6 +5,22 @@
 set -euo pipefail
 JDK="$1"
 OUT="$2"
+# the image needs a JDK 25 or newer: Maven itself may run on an older one (the build compiles through a
+# toolchain), so then take the newest JDK 25+ under /usr/lib/jvm, as the gym4j launcher does
+major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true; }
+if [ "$(major "$JDK")" = "" ] || [ "$(major "$JDK")" -lt 25 ]; then
+  best=""
+  for candidate in /usr/lib/jvm/*/; do
+    candidate="${candidate%/}"
+    version="$(major "$candidate")"
+    if [ -n "$version" ] && [ "$version" -ge 25 ] && [ -x "$candidate/bin/jlink" ] \
+        && { [ -z "$best" ] || [ "$version" -gt "$(major "$best")" ]; }; then
+      best="$candidate"
+    fi
+  done
+  [ -n "$best" ] || { echo "rootfs.sh: $JDK is older than JDK 25 and /usr/lib/jvm has no JDK 25+" >&2; exit 1; }
+  JDK="$best"
+fi
 # this module has no classes of its own, but Jib insists on reading its classes directory
 mkdir -p "$3"
 rm -rf "$OUT"
