@@ -44,7 +44,8 @@ done < <(find "$OUT/opt/java" -type f \( -name '*.so' -o -path '*/bin/*' \) ! -n
   | grep -oE '(/[^ ]+\.so[^ ]*)' | sort -u)
 # loaded with dlopen, so ldd does not list them: host names and user names are looked up through these
 for name in libnss_files.so.2 libnss_dns.so.2 libresolv.so.2; do
-  found="$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64|x86_64|64/ {print $NF; exit}')"
+  # awk reads to the end: leaving early would kill ldconfig with SIGPIPE, which pipefail turns into a failure
+  found="$(ldconfig -p | awk -v n="$name" '!done && $1 == n && /x86-64|x86_64|64/ {print $NF; done = 1}')"
   [ -n "$found" ] && copy_lib "$found"
 done
 

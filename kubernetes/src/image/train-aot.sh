@@ -19,7 +19,7 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/oci" "$WORK/root" "$WORK/out"
 tar -xf "$TAR" -C "$WORK/oci"
 digest() { grep -o '"digest":"sha256:[0-9a-f]*"' | sed 's/.*sha256:\([0-9a-f]*\)"/\1/'; }
-MANIFEST="$WORK/oci/blobs/sha256/$(digest < "$WORK/oci/index.json" | head -n 1)"
+MANIFEST="$WORK/oci/blobs/sha256/$(digest < "$WORK/oci/index.json" | sed -n 1p)"
 CONFIG="$(tr -d '\n ' < "$MANIFEST" | grep -o '"config":{[^}]*}' | digest)"
 for layer in $(tr -d '\n ' < "$MANIFEST" | digest); do
   [ "$layer" = "$CONFIG" ] || tar --warning=no-unknown-keyword -xzf "$WORK/oci/blobs/sha256/$layer" -C "$WORK/root"
