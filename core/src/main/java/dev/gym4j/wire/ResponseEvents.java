@@ -15,7 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  * reasoning summary text) and {@code response.output_item.done}, and last {@code response.completed} (or
  * {@code response.incomplete}) with the whole response. Items may be given one at a time as they are ready
  * ({@link #item}), so an agent streams its episode as it goes; the done events carry each item whole, token
- * ids and log-probs included.
+ * ids and log-probs included. A source that learns an item piece by piece (a model server reading its
+ * upstream's stream) sends the item's events one by one instead: {@link #itemAdded}, the deltas and dones
+ * ({@link #textDelta}, {@link #summaryDelta}, {@link #argumentsDelta}, …), {@link #itemDone}. Not
+ * thread-safe: one writer per stream.
  *
  * <p>Event names and fields as in OpenAI's OpenAPI document ({@code ResponseStreamEvent}); NeMo Gym's
  * model servers pass the same events on from their upstream.

@@ -319,7 +319,8 @@ final class ChatStreamEvents {
   }
 
   /** The done events of an announced item, from its final form. */
-  private void close(String id, int index, JsonNode item) throws IOException {
+  private void close(String id, int index, JsonNode given) throws IOException {
+    JsonNode item = dev.gym4j.wire.OpenAIShapes.item(given);
     switch (item.path("type").asString("")) {
       case "reasoning" -> {
         JsonNode summary = item.path("summary");

@@ -296,7 +296,8 @@ class ChatUpstreamStreamingTest {
 
   /**
    * Checks a Responses stream as a client reads it and returns its final Response: sequence numbers from 0,
-   * each item announced before its deltas, its deltas adding up to the item its done event carries, that item
+   * each item announced before its deltas, its deltas and part dones adding up to the item its done event
+   * carries, that item
    * the one {@code response.completed} lists under the same id, and the response's id that of
    * {@code response.created}.
    */
@@ -310,6 +311,7 @@ class ChatUpstreamStreamingTest {
     Map<Integer, String> ids = new HashMap<>();
     Map<String, StringBuilder> rebuilt = new HashMap<>();
     Map<String, JsonNode> done = new HashMap<>();
+    Map<String, JsonNode> parts = new HashMap<>();
     for (JsonNode event : events.subList(1, events.size() - 1)) {
       String type = event.path("type").asString();
       int index = event.path("output_index").asInt(-1);
@@ -325,9 +327,16 @@ class ChatUpstreamStreamingTest {
           rebuilt.computeIfAbsent(index + "/" + event.path("summary_index").asInt(0), key -> new StringBuilder())
               .append(event.path("delta").asString());
         }
+        case "response.content_part.done", "response.reasoning_summary_part.done" ->
+            parts.put(index + "/" + event.path("content_index").asInt(event.path("summary_index").asInt()),
+                event.path("part"));
         case "response.output_item.done" -> {
           JsonNode item = event.path("item");
           assertThat(item.path("id").asString()).isEqualTo(ids.get(index));
+          JsonNode itemParts = item.has("content") ? item.path("content") : item.path("summary");
+          for (int k = 0; k < itemParts.size(); k++) {
+            assertThat(parts.get(index + "/" + k)).as("part %d of item %d", k, index).isEqualTo(itemParts.get(k));
+          }
           done.put(ids.get(index), item);
           switch (item.path("type").asString()) {
             case "message" -> assertThat(text(rebuilt, index + "/0")).isEqualTo(item.at("/content/0/text").asString());
