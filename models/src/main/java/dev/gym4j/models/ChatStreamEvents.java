@@ -45,8 +45,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class ChatStreamEvents {
   /** The most answer text (event data) one stream may bring. */
   static final long MAX_ANSWER_CHARS = EventRelay.MAX_EVENT_BYTES;
-  private static final String OPEN = "<think>";
-  private static final String CLOSE = "</think>";
 
   private final ResponseEvents events;
   private final boolean splitThinking;
@@ -59,8 +57,17 @@ final class ChatStreamEvents {
   private final Map<Integer, String> callIds = new HashMap<>();
   private int summaryParts;
   private boolean parserPartOpen;
-  private final StringBuilder pending = new StringBuilder();
-  private boolean inBlock;
+  private final ThinkBlocks.Splitter splitter = new ThinkBlocks.Splitter(new ThinkBlocks.Parts() {
+    @Override
+    public void text(String text) throws IOException {
+      ChatStreamEvents.this.text(text);
+    }
+
+    @Override
+    public void thought(String text) throws IOException {
+      ChatStreamEvents.this.thought(text);
+    }
+  });
   private final StringBuilder leadingSpace = new StringBuilder();
   /** The text of the summary part being streamed. */
   private final StringBuilder streamedPart = new StringBuilder();
@@ -171,43 +178,11 @@ final class ChatStreamEvents {
   }
 
   private void content(String text) throws IOException {
-    if (!splitThinking) {
+    if (splitThinking) {
+      splitter.add(text);
+    } else {
       text(text);
-      return;
     }
-    pending.append(text);
-    while (true) {
-      if (!inBlock) {
-        int open = pending.indexOf(OPEN);
-        if (open < 0) {
-          int keep = partialTag(pending);
-          text(pending.substring(0, pending.length() - keep));
-          pending.delete(0, pending.length() - keep);
-          return;
-        }
-        text(pending.substring(0, open));
-        pending.delete(0, open + OPEN.length());
-        inBlock = true;
-      } else {
-        int close = pending.indexOf(CLOSE);
-        if (close < 0) {
-          return;
-        }
-        thought(pending.substring(0, close));
-        pending.delete(0, close + CLOSE.length());
-        inBlock = false;
-      }
-    }
-  }
-
-  /** How many characters at the end of {@code text} could be the start of {@code <think>}. */
-  private static int partialTag(CharSequence text) {
-    for (int keep = Math.min(OPEN.length() - 1, text.length()); keep > 0; keep--) {
-      if (OPEN.startsWith(text.subSequence(text.length() - keep, text.length()).toString())) {
-        return keep;
-      }
-    }
-    return 0;
   }
 
   /** A complete think block: a new summary part of the reasoning item. */
@@ -286,9 +261,7 @@ final class ChatStreamEvents {
   /** The stream ended: what was held back is text (an unclosed block stays text, as it does unstreamed). */
   private void end() throws IOException {
     if (splitThinking) {
-      text((inBlock ? OPEN : "") + pending);
-      pending.setLength(0);
-      inBlock = false;
+      splitter.end();
     }
   }
 
