@@ -332,6 +332,22 @@ class AnthropicStreamingTest {
   }
 
   @Test
+  void aStopSequenceAndRedactedThinkingEndAsUnstreamed() throws Exception {
+    answer = """
+        {"id": "msg_3", "type": "message", "role": "assistant", "model": "claude-up",
+         "content": [{"type": "redacted_thinking", "data": "opaque=="}, {"type": "text", "text": "Counting: 1, 2,"}],
+         "stop_reason": "stop_sequence", "stop_sequence": " 3", "usage": {"input_tokens": 7, "output_tokens": 6}}""";
+    events = streamOf(answer);
+    List<JsonNode> streamed = read(post("/v1/responses", "{\"input\": \"count\", \"stream\": true}"));
+    JsonNode plain = model.post("/v1/responses", "{\"input\": \"count\"}").json();
+    JsonNode last = streamed.getLast().get("response");
+    assertThat(streamed.getLast().get("type").asString()).isEqualTo("response.completed");
+    assertThat(last.get("stop_sequence").asString()).isEqualTo(" 3");
+    assertThat(last.get("output").get(0).get("encrypted_content").asString()).isEqualTo("opaque==");
+    assertThat(normalized(last)).isEqualTo(normalized(plain));
+  }
+
+  @Test
   void chatChunksArriveAsStreamedWithTheUnstreamedFinishAndUsage() throws Exception {
     events = streamOf(MESSAGE);
     String chat = """
