@@ -30,10 +30,15 @@ import tools.jackson.databind.node.ObjectNode;
  * back into the conversation unless the episode has ended (NeMo Gym's gymnasium_agent drops the final
  * observation too); rewards are summed. The episode ends when the environment says so, or after
  * {@code max_steps} turns (default 10), which marks it truncated.
+ *
+ * <p>{@code /v1/responses} is one model call; a streamed Anthropic {@code /v1/messages} call keeps the model's
+ * cookies for the caller's agent session, as {@link VerifyingAgent} does ({@code max_sessions},
+ * {@code session_ttl_seconds}).
  */
 @Implementation("gymnasium_agent")
 public final class GymnasiumAgent extends AgentServer {
   private final Rollouts rollouts = new Rollouts();
+  private EpisodeCookies episodeCookies;
   private String environment;
   private String model;
   private int maxSteps;
@@ -43,6 +48,7 @@ public final class GymnasiumAgent extends AgentServer {
     environment = References.of(context(), "resources_server", ServerKind.RESOURCES);
     model = References.of(context(), "model_server", ServerKind.MODEL);
     maxSteps = Math.max(1, context().config().path("max_steps").asInt(10));
+    episodeCookies = EpisodeCookies.of(this);
     rollouts.start(context());
   }
 
@@ -53,16 +59,21 @@ public final class GymnasiumAgent extends AgentServer {
 
   @Override
   protected Object responses(ResponseCreateParams request, Call call) {
+    Map<String, String> cookies = episodeCookies.startingWith(call);
     HttpReply reply = Calls.call("model_error", () -> context().client().post(model, "/v1/responses", request,
-        call.cookies()));
+        cookies));
     Calls.requireOk(reply, "model_error", "the model call");
     reply.cookies().forEach(call::setCookie);
+    cookies.putAll(reply.cookies());
+    // an Anthropic stream's headers are out before the model answers: its cookies are kept instead
+    episodeCookies.ended(call, cookies, EpisodeCookies.streamedMessages(call));
     return reply.json();
   }
 
   @Override
   protected Object run(ObjectNode row, Call call) {
-    return rollouts.run(() -> episode(row, call.cookies()));
+    Map<String, String> cookies = episodeCookies.startingWith(call);
+    return rollouts.run(() -> episode(row, cookies));
   }
 
   private ObjectNode episode(ObjectNode row, Map<String, String> incoming) {

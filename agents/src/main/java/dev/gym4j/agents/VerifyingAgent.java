@@ -23,7 +23,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Settings: {@code resources_server} and {@code model_server} ({@code {type, name}} references),
  * {@code skip_verification}, {@code skip_verification_reward}, {@code rollout_timeout_seconds} (default one
- * hour: a rollout past it fails as {@code timeout}). Cookies are threaded by hand, as NeMo Gym's agents do.
+ * hour: a rollout past it fails as {@code timeout}), and {@code max_sessions} and {@code session_ttl_seconds}
+ * for the cookies streamed episodes ended with ({@link EpisodeCookies}). Cookies are threaded by hand, as NeMo
+ * Gym's agents do; a caller's request continues with the cookies its session's last streamed episode ended with,
+ * under the ones the request carries.
  */
 abstract class VerifyingAgent extends AgentServer {
   private String resourcesServer;
@@ -31,6 +34,7 @@ abstract class VerifyingAgent extends AgentServer {
   private boolean skipVerification;
   private double skipVerificationReward;
   private final Rollouts rollouts = new Rollouts();
+  private EpisodeCookies episodeCookies;
 
   @Override
   protected final void start() {
@@ -38,6 +42,7 @@ abstract class VerifyingAgent extends AgentServer {
     modelServer = References.of(context(), "model_server", ServerKind.MODEL);
     skipVerification = context().config().path("skip_verification").asBoolean(false);
     skipVerificationReward = context().config().path("skip_verification_reward").asDouble(0.0);
+    episodeCookies = EpisodeCookies.of(this);
     configure();
     rollouts.start(context());
   }
@@ -82,13 +87,15 @@ abstract class VerifyingAgent extends AgentServer {
   /**
    * The episode streamed as it runs: {@code response.created} at once, each output item when it is final,
    * {@code response.completed} with the same response a non-streaming call returns; a failure after the
-   * start is an {@code error} event naming the failure class. Cookies the episode ends with are not sent:
-   * the headers left before the episode ran.
+   * start is an {@code error} event naming the failure class. The headers left before the episode ran, so the
+   * cookies it ends with that the caller does not hold are kept for the caller's agent session (its next
+   * request continues with them) and announced on the last event as {@value #COOKIES_FIELD}.
    */
   @Override
   protected final Object streamResponses(ResponseCreateParams request, Call call) {
-    Map<String, String> cookies = new HashMap<>(call.cookies());
-    return dev.gym4j.server.ServerSentEvents.stream(sink -> {
+    Map<String, String> cookies = episodeCookies.startingWith(call);
+    return dev.gym4j.server.ServerSentEvents.stream(socket -> {
+      AnnouncingSink sink = new AnnouncingSink(socket);
       dev.gym4j.wire.ResponseEvents events = new dev.gym4j.wire.ResponseEvents(sink);
       ObjectNode head = head(request);
       events.started(head);
@@ -112,8 +119,41 @@ abstract class VerifyingAgent extends AgentServer {
       ObjectNode last = episode.response().json().deepCopy();
       last.set("id", head.get("id"));
       last.set("created_at", head.get("created_at"));
+      sink.cookies = episodeCookies.ended(call, episode.cookies(), true);
       events.finished(new Response(last));
     });
+  }
+
+  /**
+   * The field of a streamed episode's last event ({@code response.completed}, {@code .incomplete} or {@code
+   * .failed}) that names the cookies the episode ended with which the caller does not hold: the session cookies
+   * of the environment and the model server (signed session ids), for a caller that continues the rollout
+   * elsewhere (its environment's {@code /verify}, say). An extra property, which OpenAI's event schema allows.
+   */
+  static final String COOKIES_FIELD = "gym4j_cookies";
+
+  /** Adds {@link #COOKIES_FIELD} to the event that carries the final response, once the cookies are known. */
+  private static final class AnnouncingSink implements dev.gym4j.server.ServerSentEvents.Sink {
+    private final dev.gym4j.server.ServerSentEvents.Sink socket;
+    private Map<String, String> cookies;
+
+    AnnouncingSink(dev.gym4j.server.ServerSentEvents.Sink socket) {
+      this.socket = socket;
+    }
+
+    @Override
+    public void send(String name, Object data) throws java.io.IOException {
+      if (cookies != null && data instanceof ObjectNode event && event.has("response")) {
+        ObjectNode announced = event.putObject(COOKIES_FIELD);
+        cookies.forEach(announced::put);
+      }
+      socket.send(name, data);
+    }
+
+    @Override
+    public void sendText(String name, String data) throws java.io.IOException {
+      socket.sendText(name, data);
+    }
   }
 
   /** What {@code response.created} says before the first model call: the request's settings, no output. */
@@ -141,14 +181,18 @@ abstract class VerifyingAgent extends AgentServer {
 
   @Override
   protected final Object responses(ResponseCreateParams request, Call call) {
-    Episode episode = episode(request, new HashMap<>(call.cookies()));
+    Episode episode = episode(request, episodeCookies.startingWith(call));
+    // as NeMo Gym's simple_agent: the cookies the episode ended with go back to the caller
     episode.cookies().forEach(call::setCookie);
+    // an Anthropic stream's headers are out before the episode ends: its cookies are kept instead
+    episodeCookies.ended(call, episode.cookies(), EpisodeCookies.streamedMessages(call));
     return episode.response();
   }
 
   @Override
   protected final Object run(ObjectNode row, Call call) {
-    return rollouts.run(() -> rollout(row, call.cookies()));
+    Map<String, String> cookies = episodeCookies.startingWith(call);
+    return rollouts.run(() -> rollout(row, cookies));
   }
 
   /** One model call; a failed or malformed answer fails the rollout as {@code model_error}. */

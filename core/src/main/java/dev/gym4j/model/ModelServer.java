@@ -122,6 +122,7 @@ public abstract class ModelServer extends GymServer {
       return list;
     });
     routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call)));
+    routes.anthropicCompatible("/v1/messages");
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();
       return Reply.of(health.ok() ? 200 : 503, health.json());

@@ -76,30 +76,29 @@ public final class ServerSentEvents {
 
   /**
    * Runs the source to its end into memory: the whole stream as one body, for a caller in the same JVM that
-   * reads the answer whole anyway (as an HTTP caller reading it with one {@code HttpReply} does).
+   * reads the answer whole anyway (as an HTTP caller reading it with one {@code HttpReply} does). Memory takes
+   * every event at once, so no write is timed: no deadline timer is armed per event.
    */
-  static RawBody collect(Stream stream, Duration writeDeadline) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    stream.source().writeTo(new SocketSink(out, writeDeadline));
-    return new RawBody("text/event-stream; charset=utf-8", out.toByteArray());
+  static RawBody collect(Stream stream) throws Exception {
+    MemorySink sink = new MemorySink();
+    stream.source().writeTo(sink);
+    return new RawBody("text/event-stream; charset=utf-8", sink.out.toByteArray());
   }
 
-  private static final class SocketSink implements Sink {
-    private final OutputStream out;
-    private final Duration deadline;
+  /** As {@link #collect(Stream)}; the write deadline is a socket's and does not apply to memory. */
+  static RawBody collect(Stream stream, Duration writeDeadline) throws Exception {
+    return collect(stream);
+  }
 
-    SocketSink(OutputStream out, Duration deadline) {
-      this.out = out;
-      this.deadline = deadline;
-    }
-
+  /** Frames events as {@code text/event-stream}; subclasses say where an event's bytes go. */
+  private abstract static class FramingSink implements Sink {
     @Override
-    public void send(String name, Object data) throws IOException {
+    public final void send(String name, Object data) throws IOException {
       sendText(name, Json.write(data));
     }
 
     @Override
-    public void sendText(String name, String data) throws IOException {
+    public final void sendText(String name, String data) throws IOException {
       ByteArrayOutputStream event = new ByteArrayOutputStream(data.length() + 32);
       if (name != null) {
         event.writeBytes(("event: " + oneLine(name) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -109,9 +108,32 @@ public final class ServerSentEvents {
         event.writeBytes(NEWLINE);
       }
       event.writeBytes(NEWLINE);
+      write(event.toByteArray());
+    }
+
+    /** Puts one whole event where it goes; returns when it is there. */
+    abstract void write(byte[] event) throws IOException;
+
+    private static String oneLine(String name) {
+      return name.replace("\n", "").replace("\r", "");
+    }
+  }
+
+  /** Each event written and flushed to the socket under the write deadline. */
+  private static final class SocketSink extends FramingSink {
+    private final OutputStream out;
+    private final Duration deadline;
+
+    SocketSink(OutputStream out, Duration deadline) {
+      this.out = out;
+      this.deadline = deadline;
+    }
+
+    @Override
+    void write(byte[] event) throws IOException {
       ScheduledFuture<?> timer = Deadlines.interruptAfter(deadline);
       try {
-        out.write(event.toByteArray());
+        out.write(event);
         out.flush();
       } catch (RuntimeException e) {
         // Helidon wraps a failed socket write in an unchecked exception
@@ -121,9 +143,15 @@ public final class ServerSentEvents {
         Deadlines.cancel(timer);
       }
     }
+  }
 
-    private static String oneLine(String name) {
-      return name.replace("\n", "").replace("\r", "");
+  /** Events appended to a buffer in memory. */
+  private static final class MemorySink extends FramingSink {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    @Override
+    void write(byte[] event) {
+      out.writeBytes(event);
     }
   }
 

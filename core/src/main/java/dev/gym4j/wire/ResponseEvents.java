@@ -17,7 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link #item}), so an agent streams its episode as it goes; the done events carry each item whole, token
  * ids and log-probs included. A source that learns an item piece by piece (a model server reading its
  * upstream's stream) sends the item's events one by one instead: {@link #itemAdded}, the deltas and dones
- * ({@link #textDelta}, {@link #summaryDelta}, {@link #argumentsDelta}, …), {@link #itemDone}. Not
+ * ({@link #textDelta}, {@link #summaryDelta}, {@link #argumentsDelta}, … or {@link #itemEvent}), {@link #itemDone}. Not
  * thread-safe: one writer per stream.
  *
  * <p>Event names and fields as in OpenAI's OpenAPI document ({@code ResponseStreamEvent}); NeMo Gym's
@@ -63,7 +63,7 @@ public final class ResponseEvents {
   public void item(JsonNode given) throws IOException {
     ObjectNode item = OpenAIShapes.item(given);
     String id = item.path("id").asString("");
-    ObjectNode added = item.deepCopy();
+    ObjectNode added = shell(item);
     switch (item.path("type").asString("message")) {
       case Message.TYPE -> {
         int index = itemAdded(added);
@@ -92,11 +92,10 @@ public final class ResponseEvents {
   }
 
   /**
-   * {@code response.output_item.added} for an item that has started, at the next output index (returned):
-   * {@code item} without its token fields and content so far (no content parts, summary or arguments yet),
-   * its status {@code in_progress}. The item's later events name that index and the item's id.
+   * What {@code response.output_item.added} shows of a whole item: no token fields, no content yet (no content
+   * parts, summary or arguments), its status {@code in_progress}.
    */
-  public int itemAdded(JsonNode item) throws IOException {
+  private static ObjectNode shell(JsonNode item) {
     ObjectNode added = OpenAIShapes.item(item);
     for (String field : new String[] {Item.PROMPT_TOKEN_IDS, Item.GENERATION_TOKEN_IDS, Item.GENERATION_LOG_PROBS,
         Item.ROUTED_EXPERTS}) {
@@ -111,15 +110,7 @@ public final class ResponseEvents {
       case Reasoning.TYPE -> added.putArray("summary");
       default -> { }
     }
-    int index = outputIndex++;
-    send("response.output_item.added", event -> event.put("output_index", index).set("item", added));
-    return index;
-  }
-
-  /** {@code response.output_item.done}: the item whole, token ids and log-probs included. */
-  public void itemDone(int index, JsonNode item) throws IOException {
-    ObjectNode whole = OpenAIShapes.item(item);
-    send("response.output_item.done", event -> event.put("output_index", index).set("item", whole));
+    return added;
   }
 
   /** {@code response.content_part.added}: an empty {@code output_text} part of a message. */
@@ -196,6 +187,37 @@ public final class ResponseEvents {
             .put("content_index", contentIndex).set("part", part));
       }
     }
+  }
+
+  // ---------------------------------------------------------------- an item streamed as it is made
+
+  /**
+   * {@code response.output_item.added} for an item whose content follows piece by piece ({@link #itemEvent},
+   * then {@link #itemDone}), as an upstream streams it; returns the item's output index.
+   */
+  public int itemAdded(ObjectNode shell) throws IOException {
+    ObjectNode item = OpenAIShapes.item(shell);
+    int index = outputIndex++;
+    send("response.output_item.added", event -> event.put("output_index", index).set("item", item));
+    return index;
+  }
+
+  /**
+   * One event about the item at {@code index} as it grows, such as {@code response.output_text.delta}:
+   * {@code item_id} and {@code output_index}, then the given fields.
+   */
+  public void itemEvent(String type, String itemId, int index, java.util.function.Consumer<ObjectNode> fields)
+      throws IOException {
+    send(type, event -> {
+      event.put("item_id", itemId).put("output_index", index);
+      fields.accept(event);
+    });
+  }
+
+  /** {@code response.output_item.done} for the item at {@code index}, whole. */
+  public void itemDone(int index, JsonNode item) throws IOException {
+    ObjectNode whole = OpenAIShapes.item(item);
+    send("response.output_item.done", event -> event.put("output_index", index).set("item", whole));
   }
 
   /** The last event: {@code response.completed}, or {@code response.incomplete}/{@code failed} by the status. */

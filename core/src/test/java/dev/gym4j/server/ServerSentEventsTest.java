@@ -92,6 +92,21 @@ class ServerSentEventsTest {
   }
 
   @Test
+  void a_stream_collected_in_memory_reads_back_as_the_same_events_issue_24() throws Exception {
+    // the in-process path: the events go to a buffer, framed as on a socket
+    RawBody body = ServerSentEvents.collect(ServerSentEvents.stream(sink -> {
+      sink.send("greeting", Map.of("text", "hello"));
+      sink.sendText(null, "two\r\nlines");
+      sink.sendText("bad\nname", "[DONE]");
+    }));
+    assertThat(body.contentType()).startsWith("text/event-stream");
+    List<ServerSentEvents.Event> events = new ArrayList<>();
+    ServerSentEvents.read(new ByteArrayInputStream(body.bytes()), 1 << 20, WAIT, events::add);
+    assertThat(events).containsExactly(new ServerSentEvents.Event("greeting", "{\"text\":\"hello\"}"),
+        new ServerSentEvents.Event(null, "two\nlines"), new ServerSentEvents.Event("badname", "[DONE]"));
+  }
+
+  @Test
   void a_reader_that_stops_reading_stops_the_source_and_is_cut_off_at_the_write_deadline() throws Exception {
     serve(Duration.ofSeconds(2));
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
