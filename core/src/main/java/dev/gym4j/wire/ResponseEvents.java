@@ -15,7 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  * reasoning summary text) and {@code response.output_item.done}, and last {@code response.completed} (or
  * {@code response.incomplete}) with the whole response. Items may be given one at a time as they are ready
  * ({@link #item}), so an agent streams its episode as it goes; the done events carry each item whole, token
- * ids and log-probs included.
+ * ids and log-probs included. A source that learns an item piece by piece (a model server reading its
+ * upstream's stream) sends the item's events one by one instead: {@link #itemAdded}, the deltas and dones
+ * ({@link #textDelta}, {@link #summaryDelta}, {@link #argumentsDelta}, … or {@link #itemEvent}), {@link #itemDone}. Not
+ * thread-safe: one writer per stream.
  *
  * <p>Event names and fields as in OpenAI's OpenAPI document ({@code ResponseStreamEvent}); NeMo Gym's
  * model servers pass the same events on from their upstream.
@@ -59,9 +62,41 @@ public final class ResponseEvents {
   /** One output item: added, its deltas, done. */
   public void item(JsonNode given) throws IOException {
     ObjectNode item = OpenAIShapes.item(given);
-    int index = outputIndex++;
     String id = item.path("id").asString("");
-    ObjectNode added = item.deepCopy();
+    ObjectNode added = shell(item);
+    switch (item.path("type").asString("message")) {
+      case Message.TYPE -> {
+        int index = itemAdded(added);
+        messageParts(item, id, index);
+        itemDone(index, item);
+      }
+      case FunctionCall.TYPE -> {
+        int index = itemAdded(added);
+        String arguments = item.path("arguments").asString("");
+        argumentsDelta(id, index, arguments);
+        argumentsDone(id, index, item.path("name").asString(""), arguments);
+        itemDone(index, item);
+      }
+      case Reasoning.TYPE -> {
+        int index = itemAdded(added);
+        JsonNode summary = item.path("summary");
+        for (int k = 0; k < summary.size(); k++) {
+          summaryStarted(id, index, k);
+          summaryDelta(id, index, k, summary.get(k).path("text").asString(""));
+          summaryDone(id, index, k, summary.get(k));
+        }
+        itemDone(index, item);
+      }
+      default -> itemDone(itemAdded(added), item);
+    }
+  }
+
+  /**
+   * What {@code response.output_item.added} shows of a whole item: no token fields, no content yet (no content
+   * parts, summary or arguments), its status {@code in_progress}.
+   */
+  private static ObjectNode shell(JsonNode item) {
+    ObjectNode added = OpenAIShapes.item(item);
     for (String field : new String[] {Item.PROMPT_TOKEN_IDS, Item.GENERATION_TOKEN_IDS, Item.GENERATION_LOG_PROBS,
         Item.ROUTED_EXPERTS}) {
       added.remove(field);
@@ -69,29 +104,68 @@ public final class ResponseEvents {
     if (added.has("status")) {
       added.put("status", "in_progress");
     }
-    switch (item.path("type").asString("message")) {
-      case Message.TYPE -> {
-        added.putArray("content");
-        send("response.output_item.added", event -> event.put("output_index", index).set("item", added));
-        messageParts(item, id, index);
-      }
-      case FunctionCall.TYPE -> {
-        added.put("arguments", "");
-        send("response.output_item.added", event -> event.put("output_index", index).set("item", added));
-        String arguments = item.path("arguments").asString("");
-        send("response.function_call_arguments.delta", event -> event.put("item_id", id).put("output_index", index)
-            .put("delta", arguments));
-        send("response.function_call_arguments.done", event -> event.put("item_id", id)
-            .put("name", item.path("name").asString("")).put("output_index", index).put("arguments", arguments));
-      }
-      case Reasoning.TYPE -> {
-        added.putArray("summary");
-        send("response.output_item.added", event -> event.put("output_index", index).set("item", added));
-        summaries(item, id, index);
-      }
-      default -> send("response.output_item.added", event -> event.put("output_index", index).set("item", added));
+    switch (added.path("type").asString("message")) {
+      case Message.TYPE -> added.putArray("content");
+      case FunctionCall.TYPE -> added.put("arguments", "");
+      case Reasoning.TYPE -> added.putArray("summary");
+      default -> { }
     }
-    send("response.output_item.done", event -> event.put("output_index", index).set("item", item));
+    return added;
+  }
+
+  /** {@code response.content_part.added}: an empty {@code output_text} part of a message. */
+  public void textStarted(String itemId, int index, int contentIndex) throws IOException {
+    ObjectNode empty = Json.object().put("type", "output_text").put("text", "");
+    empty.putArray("annotations");
+    empty.putArray("logprobs");
+    send("response.content_part.added", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("content_index", contentIndex).set("part", empty));
+  }
+
+  public void textDelta(String itemId, int index, int contentIndex, String delta) throws IOException {
+    send("response.output_text.delta", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("content_index", contentIndex).put("delta", delta).set("logprobs", Json.array()));
+  }
+
+  /** {@code response.output_text.done} and {@code response.content_part.done}, with the whole part. */
+  public void textDone(String itemId, int index, int contentIndex, JsonNode part) throws IOException {
+    JsonNode logprobs = part.get("logprobs") instanceof ArrayNode list ? list : Json.array();
+    String whole = part.path("text").asString("");
+    send("response.output_text.done", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("content_index", contentIndex).put("text", whole).set("logprobs", logprobs));
+    send("response.content_part.done", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("content_index", contentIndex).set("part", part));
+  }
+
+  public void argumentsDelta(String itemId, int index, String delta) throws IOException {
+    send("response.function_call_arguments.delta", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("delta", delta));
+  }
+
+  public void argumentsDone(String itemId, int index, String name, String arguments) throws IOException {
+    send("response.function_call_arguments.done", event -> event.put("item_id", itemId).put("name", name)
+        .put("output_index", index).put("arguments", arguments));
+  }
+
+  /** {@code response.reasoning_summary_part.added}: an empty {@code summary_text} part. */
+  public void summaryStarted(String itemId, int index, int summaryIndex) throws IOException {
+    ObjectNode empty = Json.object().put("type", "summary_text").put("text", "");
+    send("response.reasoning_summary_part.added", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("summary_index", summaryIndex).set("part", empty));
+  }
+
+  public void summaryDelta(String itemId, int index, int summaryIndex, String delta) throws IOException {
+    send("response.reasoning_summary_text.delta", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("summary_index", summaryIndex).put("delta", delta));
+  }
+
+  /** {@code response.reasoning_summary_text.done} and {@code response.reasoning_summary_part.done}. */
+  public void summaryDone(String itemId, int index, int summaryIndex, JsonNode part) throws IOException {
+    String text = part.path("text").asString("");
+    send("response.reasoning_summary_text.done", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("summary_index", summaryIndex).put("text", text));
+    send("response.reasoning_summary_part.done", event -> event.put("item_id", itemId).put("output_index", index)
+        .put("summary_index", summaryIndex).set("part", part));
   }
 
   private void messageParts(JsonNode item, String id, int index) throws IOException {
@@ -99,43 +173,19 @@ public final class ResponseEvents {
     for (int j = 0; j < content.size(); j++) {
       JsonNode part = content.get(j);
       int contentIndex = j;
-      ObjectNode empty = part instanceof ObjectNode object ? object.deepCopy() : Json.object();
-      boolean text = "output_text".equals(part.path("type").asString(""));
-      if (text) {
-        empty.put("text", "");
-        empty.putArray("annotations");
-        empty.putArray("logprobs");
-      }
-      send("response.content_part.added", event -> event.put("item_id", id).put("output_index", index)
-          .put("content_index", contentIndex).set("part", empty));
-      if (text) {
-        String whole = part.path("text").asString("");
+      if ("output_text".equals(part.path("type").asString(""))) {
+        textStarted(id, index, j);
         JsonNode logprobs = part.get("logprobs") instanceof ArrayNode list ? list : Json.array();
+        String whole = part.path("text").asString("");
         send("response.output_text.delta", event -> event.put("item_id", id).put("output_index", index)
             .put("content_index", contentIndex).put("delta", whole).set("logprobs", logprobs));
-        send("response.output_text.done", event -> event.put("item_id", id).put("output_index", index)
-            .put("content_index", contentIndex).put("text", whole).set("logprobs", logprobs));
+        textDone(id, index, j, part);
+      } else {
+        send("response.content_part.added", event -> event.put("item_id", id).put("output_index", index)
+            .put("content_index", contentIndex).set("part", part));
+        send("response.content_part.done", event -> event.put("item_id", id).put("output_index", index)
+            .put("content_index", contentIndex).set("part", part));
       }
-      send("response.content_part.done", event -> event.put("item_id", id).put("output_index", index)
-          .put("content_index", contentIndex).set("part", part));
-    }
-  }
-
-  private void summaries(JsonNode item, String id, int index) throws IOException {
-    JsonNode summary = item.path("summary");
-    for (int k = 0; k < summary.size(); k++) {
-      JsonNode part = summary.get(k);
-      int summaryIndex = k;
-      String text = part.path("text").asString("");
-      ObjectNode empty = Json.object().put("type", "summary_text").put("text", "");
-      send("response.reasoning_summary_part.added", event -> event.put("item_id", id).put("output_index", index)
-          .put("summary_index", summaryIndex).set("part", empty));
-      send("response.reasoning_summary_text.delta", event -> event.put("item_id", id).put("output_index", index)
-          .put("summary_index", summaryIndex).put("delta", text));
-      send("response.reasoning_summary_text.done", event -> event.put("item_id", id).put("output_index", index)
-          .put("summary_index", summaryIndex).put("text", text));
-      send("response.reasoning_summary_part.done", event -> event.put("item_id", id).put("output_index", index)
-          .put("summary_index", summaryIndex).set("part", part));
     }
   }
 

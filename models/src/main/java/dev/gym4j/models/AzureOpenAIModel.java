@@ -3,16 +3,21 @@ package dev.gym4j.models;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 import dev.gym4j.config.ConfigException;
+import dev.gym4j.json.Json;
 import dev.gym4j.model.ModelServer;
 import dev.gym4j.server.Call;
 import dev.gym4j.server.Implementation;
+import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.wire.ChatCompletion;
 import dev.gym4j.wire.ChatCompletionRequest;
+import dev.gym4j.wire.OpenAIShapes;
 import dev.gym4j.wire.Response;
 import dev.gym4j.wire.ResponsesToChat;
 import dev.gym4j.wire.ResponseCreateParams;
@@ -62,9 +67,44 @@ public final class AzureOpenAIModel extends ModelServer {
   protected Response responses(ResponseCreateParams request, Call call) {
     ObjectNode body = ResponsesToChat.convert(request.json(), false);
     body.put("model", model);
-    ObjectNode answer = upstream.postForObject(chatUrl, body);
+    return response(upstream.postForObject(chatUrl, body), request);
+  }
+
+  private Response response(ObjectNode answer, ResponseCreateParams request) {
     ChatCompletion chat = Upstream.validated(chatUrl, () -> ChatCompletion.of(answer, List.of("chat_completion")));
     return ChatToResponses.response(chat, request.json(), model, true, false);
+  }
+
+  /**
+   * {@code stream: true} asks the deployment for a chat stream (with the usage chunk) and turns its chunks
+   * into Responses events as they arrive; the final Response is the non-streamed one made from the chunks.
+   */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamResponses(ResponseCreateParams request, Call call) {
+    ObjectNode body = ResponsesToChat.convert(request.json(), false);
+    body.put("model", model);
+    body.put("stream", true);
+    body.putObject("stream_options").put("include_usage", true);
+    java.io.InputStream events = upstream.openEvents(chatUrl, body);
+    ObjectNode started = Json.object().put("object", "chat.completion").put("created", Instant.now().getEpochSecond());
+    started.putArray("choices");
+    ObjectNode head = ChatToResponses.response(new ChatCompletion(started), request.json(), model, true, false).json();
+    return Optional.of(ChatStreamEvents.stream(chatUrl, events, context().client().settings().requestTimeout(), head,
+        true, false, chat -> response(chat, request)));
+  }
+
+  /** {@code stream: true} on chat relays the deployment's chunks as they arrive, with the caller's stream options. */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamChatCompletions(ChatCompletionRequest request, Call call) {
+    ObjectNode body = request.json().deepCopy();
+    body.put("model", model);
+    body.put("stream", true);
+    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
+      body.set("stream_options", options);
+    }
+    java.io.InputStream events = upstream.openEvents(chatUrl, body);
+    return Optional.of(EventRelay.relay(chatUrl, events, context().client().settings().requestTimeout(),
+        OpenAIShapes::chatChunk, "[DONE]", EventRelay::chatError));
   }
 
   @Override

@@ -69,6 +69,21 @@ final class Upstream {
    * returned stream is closed.
    */
   java.io.InputStream openEvents(URI url, ObjectNode body) {
+    Opened opened = open(url, body);
+    if (opened.refusal() != null) {
+      throw failure(url, opened.refusal());
+    }
+    return opened.events();
+  }
+
+  /**
+   * A streaming call's outcome: the event stream of a 2xx answer (to be closed by the caller), or the answer
+   * that refused, with the start of its body (for a caller that reads some refusals as answers).
+   */
+  record Opened(java.io.InputStream events, HttpReply refusal) {}
+
+  /** As {@link #openEvents}, with a refusal returned rather than thrown. */
+  Opened open(URI url, ObjectNode body) {
     acquire();
     java.net.http.HttpResponse<java.io.InputStream> response;
     try {
@@ -86,9 +101,9 @@ final class Upstream {
       } finally {
         release();
       }
-      throw failure(url, new HttpReply(response.statusCode(), start, Map.of(), Map.of()));
+      return new Opened(null, new HttpReply(response.statusCode(), start, Map.of(), Map.of()));
     }
-    return new java.io.FilterInputStream(response.body()) {
+    return new Opened(new java.io.FilterInputStream(response.body()) {
       private boolean closed;
 
       @Override
@@ -102,7 +117,7 @@ final class Upstream {
           }
         }
       }
-    };
+    }, null);
   }
 
   private void acquire() {

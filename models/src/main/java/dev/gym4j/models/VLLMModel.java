@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.config.ConfigException;
@@ -19,9 +20,13 @@ import dev.gym4j.json.Shape;
 import dev.gym4j.model.ModelServer;
 import dev.gym4j.server.Call;
 import dev.gym4j.server.Implementation;
+import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.wire.ChatChunks;
 import dev.gym4j.wire.ChatCompletion;
 import dev.gym4j.wire.ChatCompletionRequest;
+import dev.gym4j.wire.OpenAIShapes;
 import dev.gym4j.wire.Response;
+import dev.gym4j.wire.ResponseEvents;
 import dev.gym4j.wire.ResponsesToChat;
 import dev.gym4j.wire.ResponseCreateParams;
 import tools.jackson.core.JacksonException;
@@ -126,8 +131,7 @@ public final class VLLMModel extends ModelServer {
   protected Response responses(ResponseCreateParams request, Call call) {
     ObjectNode chatBody = ResponsesToChat.convert(request.json(), training);
     chatBody.put("model", model);
-    ChatCompletion chat = complete(chatBody, call.sessionId());
-    return ChatToResponses.response(chat, request.json(), model, reasoningParser, training);
+    return response(complete(chatBody, call.sessionId()), request);
   }
 
   @Override
@@ -138,30 +142,146 @@ public final class VLLMModel extends ModelServer {
   /** The chat pipeline shared by both endpoints. */
   private ChatCompletion complete(ObjectNode body, String sessionId) {
     prepare(body);
-    String base = baseUrls.get(replica(sessionId, baseUrls.size()));
+    String base = replicaBase(sessionId);
     if (completionsApi) {
       return CompletionsApi.complete(this, body, base);
     }
     URI url = Upstream.resolve(base, "/chat/completions");
     HttpReply reply = upstream.post(url, body);
-    ObjectNode chat;
     if (contextOverflow(reply)) {
-      chat = emptyCompletion("length");
-    } else {
-      chat = Upstream.object(url, reply);
-      Upstream.validated(url, () -> ChatCompletion.of(chat, List.of("chat_completion")));
-      if (chat.path("choices").isEmpty()) {
-        throw Upstream.failure(url, reply);
-      }
-      ObjectNode message = (ObjectNode) chat.path("choices").get(0).get("message");
-      if (reasoningParser) {
-        wrapReasoning(message);
-      }
-      if (training) {
-        TokenInfo.attach(chat, url, () -> tokenize(base, body));
-      }
+      return new ChatCompletion(emptyCompletion("length"));
+    }
+    ObjectNode chat = Upstream.object(url, reply);
+    Upstream.validated(url, () -> ChatCompletion.of(chat, List.of("chat_completion")));
+    if (chat.path("choices").isEmpty()) {
+      throw Upstream.failure(url, reply);
+    }
+    return completed(chat, url, base, body);
+  }
+
+  /** A chat answer as both endpoints give it, streamed or not: reasoning as a think block, the token bundle. */
+  private ChatCompletion completed(ObjectNode chat, URI url, String base, ObjectNode body) {
+    ObjectNode message = (ObjectNode) chat.path("choices").get(0).get("message");
+    if (reasoningParser) {
+      wrapReasoning(message);
+    }
+    if (training) {
+      TokenInfo.attach(chat, url, () -> tokenize(base, body));
     }
     return new ChatCompletion(chat);
+  }
+
+  private String replicaBase(String sessionId) {
+    return baseUrls.get(replica(sessionId, baseUrls.size()));
+  }
+
+  private Response response(ChatCompletion chat, ResponseCreateParams request) {
+    return ChatToResponses.response(chat, request.json(), model, reasoningParser, training);
+  }
+
+  /**
+   * {@code stream: true} asks vLLM for a chat stream ({@code stream_options.include_usage}, so the usage is
+   * the non-streamed one) and turns its chunks into Responses events as they arrive; the final Response is
+   * made from the chunks by the non-streamed pipeline. A prompt over the context length is the same
+   * incomplete answer as unstreamed, streamed whole. {@code use_completions_api} streams the finished answer.
+   */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamResponses(ResponseCreateParams request, Call call) {
+    if (completionsApi) {
+      return Optional.empty();
+    }
+    ObjectNode body = ResponsesToChat.convert(request.json(), training);
+    prepare(body);
+    String base = replicaBase(call.sessionId());
+    URI url = Upstream.resolve(base, "/chat/completions");
+    ObjectNode streamed = body.deepCopy();
+    streamed.put("stream", true);
+    streamed.putObject("stream_options").put("include_usage", true);
+    Upstream.Opened opened = upstream.open(url, streamed);
+    if (opened.refusal() != null) {
+      if (contextOverflow(opened.refusal())) {
+        Response response = response(new ChatCompletion(emptyCompletion("length")), request);
+        return Optional.of(ServerSentEvents.stream(sink -> ResponseEvents.replay(response, sink)));
+      }
+      throw Upstream.failure(url, opened.refusal());
+    }
+    ObjectNode head = response(new ChatCompletion(emptyCompletion(null)), request).json();
+    return Optional.of(ChatStreamEvents.stream(url, opened.events(), context().client().settings().requestTimeout(),
+        head, reasoningParser, reasoningParser, chat -> {
+          Upstream.validated(url, () -> ChatCompletion.of(chat, List.of("chat_completion")));
+          if (chat.path("choices").isEmpty()) {
+            throw new dev.gym4j.client.UpstreamException(dev.gym4j.client.UpstreamException.Kind.STATUS,
+                "upstream " + Upstream.shown(url) + " streamed an answer without choices", 200, null);
+          }
+          return response(completed(chat, url, base, body), request);
+        }));
+  }
+
+  /**
+   * {@code stream: true} on chat relays vLLM's chunks as they arrive, with the caller's stream options; with
+   * the reasoning parser the reasoning deltas become content inside a think block, so the text adds up to
+   * the non-streamed content. Training mode streams the finished answer: its token bundle (prompt ids from
+   * {@code /tokenize} among them) is complete only at the end.
+   */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamChatCompletions(ChatCompletionRequest request, Call call) {
+    if (completionsApi || training) {
+      return Optional.empty();
+    }
+    ObjectNode body = request.json().deepCopy();
+    prepare(body);
+    URI url = Upstream.resolve(replicaBase(call.sessionId()), "/chat/completions");
+    body.put("stream", true);
+    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
+      body.set("stream_options", options);
+    }
+    Upstream.Opened opened = upstream.open(url, body);
+    if (opened.refusal() != null) {
+      if (contextOverflow(opened.refusal())) {
+        ChatCompletion empty = new ChatCompletion(emptyCompletion("length"));
+        boolean usage = ChatChunks.includeUsage(call.bodyObject());
+        return Optional.of(ServerSentEvents.stream(sink -> ChatChunks.replay(empty, usage, sink)));
+      }
+      throw Upstream.failure(url, opened.refusal());
+    }
+    return Optional.of(EventRelay.relay(url, opened.events(), context().client().settings().requestTimeout(),
+        reasoningParser ? thinkTags() : OpenAIShapes::chatChunk, "[DONE]", EventRelay::chatError));
+  }
+
+  /**
+   * Chunks with reasoning deltas as think-block content, as {@link #wrapReasoning} makes it: {@code <think>}
+   * before a choice's first reasoning, {@code </think>} before its first content after reasoning or with its
+   * finish reason.
+   */
+  private static java.util.function.UnaryOperator<ObjectNode> thinkTags() {
+    java.util.Set<Integer> thinking = new java.util.HashSet<>();
+    return chunk -> {
+      for (JsonNode entry : chunk.path("choices")) {
+        if (!(entry instanceof ObjectNode choice) || !(choice.get("delta") instanceof ObjectNode delta)) {
+          continue;
+        }
+        int index = choice.path("index").asInt(0);
+        JsonNode reasoning = delta.path("reasoning_content").isString() ? delta.get("reasoning_content")
+            : delta.path("reasoning");
+        delta.remove(List.of("reasoning_content", "reasoning"));
+        StringBuilder text = new StringBuilder();
+        if (reasoning.isString()) {
+          if (thinking.add(index)) {
+            text.append("<think>");
+          }
+          text.append(reasoning.stringValue());
+        }
+        String content = delta.path("content").asString("");
+        if ((!content.isEmpty() || choice.hasNonNull("finish_reason")) && thinking.remove(index)) {
+          text.append("</think>");
+        }
+        text.append(content);
+        if (!text.isEmpty()) {
+          delta.put("content", text.toString());
+        }
+      }
+      return OpenAIShapes.chatChunk(chunk);
+    };
   }
 
   /** The request as vLLM gets it: roles, model, template arguments, defaults, training flags, overrides. */

@@ -45,4 +45,38 @@ class ThinkBlocksTest {
     assertThat(ThinkBlocks.contents(closed)).containsExactly(text.substring("<think>".length()) + "");
     assertThat(ThinkBlocks.without(closed)).isEqualTo("after");
   }
+
+  @Test
+  void a_text_split_anywhere_gives_the_blocks_and_remainder_of_the_whole() throws Exception {
+    Random random = new Random(21);
+    for (int i = 0; i < 5_000; i++) {
+      StringBuilder text = new StringBuilder();
+      int pieces = random.nextInt(12);
+      for (int p = 0; p < pieces; p++) {
+        text.append(PIECES[random.nextInt(PIECES.length)]);
+      }
+      String given = text.toString();
+      StringBuilder rest = new StringBuilder();
+      List<String> thoughts = new ArrayList<>();
+      ThinkBlocks.Splitter splitter = new ThinkBlocks.Splitter(new ThinkBlocks.Parts() {
+        @Override
+        public void text(String part) {
+          rest.append(part);
+        }
+
+        @Override
+        public void thought(String part) {
+          thoughts.add(part);
+        }
+      });
+      for (int at = 0; at < given.length(); ) {
+        int next = Math.min(given.length(), at + 1 + random.nextInt(9));
+        splitter.add(given.substring(at, next));
+        at = next;
+      }
+      splitter.end();
+      assertThat(thoughts).as(given).isEqualTo(ThinkBlocks.contents(given));
+      assertThat(rest.toString()).as(given).isEqualTo(ThinkBlocks.without(given));
+    }
+  }
 }

@@ -32,10 +32,17 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Answers come from a queue ({@link #enqueue}); when it is empty, from a fallback function of the
  * request (by default the text {@code "OK"}). Every request is recorded for assertions.
+ *
+ * <p>A chat request with {@code stream: true} is answered as vLLM streams: {@code chat.completion.chunk}s
+ * (the role, then the reasoning, the content and each tool call's arguments in pieces of
+ * {@link #streamInPiecesOf} characters, log-probs and token ids spread over the chunks in order, the finish
+ * reason), a usage chunk when {@code stream_options.include_usage} asks, and {@code [DONE]}. A stream can be
+ * held back, broken or stalled after its first events ({@link #holdStreamAfter}, {@link #breakStreamAfter},
+ * {@link #stallStreamAfter}).
  */
 public final class ScriptedUpstream implements AutoCloseable {
-  /** A request the upstream received. */
-  public record Received(String path, ObjectNode body, Map<String, String> headers) {}
+  /** A request the upstream received; {@code query} is the raw query string, empty when there is none. */
+  public record Received(String path, ObjectNode body, Map<String, String> headers, String query) {}
 
   private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
   /** The most recent requests, oldest first; bounded, so that a long benchmark does not keep them all. */
@@ -44,12 +51,19 @@ public final class ScriptedUpstream implements AutoCloseable {
   private final AtomicInteger calls = new AtomicInteger();
   private volatile Function<ObjectNode, Answer> fallback = request -> Answer.text("OK");
   private final WebServer server;
+  private volatile int pieceChars = 4;
+  private volatile int holdAfter = -1;
+  private volatile java.util.concurrent.CountDownLatch hold;
+  private volatile int breakAfter = -1;
+  private volatile int stallAfter = -1;
+  /** Released on close, so that a stalled stream's handler ends with the server. */
+  private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
 
   private ScriptedUpstream() {
     HttpRouting.Builder routing = HttpRouting.builder()
-        .post("/v1/chat/completions", (req, res) -> answer(req, res, this::chat))
+        .post("/v1/chat/completions", (req, res) -> answerChat(req, res))
         // Azure OpenAI's form of the same endpoint
-        .post("/openai/deployments/{deployment}/chat/completions", (req, res) -> answer(req, res, this::chat))
+        .post("/openai/deployments/{deployment}/chat/completions", (req, res) -> answerChat(req, res))
         .post("/v1/responses", (req, res) -> answer(req, res, this::responses))
         .post("/v1/completions", (req, res) -> answer(req, res, this::completion))
         .post("/tokenize", this::tokenize)
@@ -104,11 +118,51 @@ public final class ScriptedUpstream implements AutoCloseable {
     return calls.get();
   }
 
+  /** Streamed content, reasoning and tool-call arguments come in pieces of this many characters (default 4). */
+  public ScriptedUpstream streamInPiecesOf(int chars) {
+    if (chars < 1) {
+      throw new IllegalArgumentException("a piece has at least one character");
+    }
+    pieceChars = chars;
+    return this;
+  }
+
+  /**
+   * Every stream sends its first {@code events} events, then waits until {@code until} is released before it
+   * sends the rest: a test proves that its caller saw the start as it arrived. Not released within 30 s, the
+   * stream breaks (an event that is not JSON), so that a caller that waited for the whole answer fails.
+   */
+  public ScriptedUpstream holdStreamAfter(int events, java.util.concurrent.CountDownLatch until) {
+    hold = until;
+    holdAfter = events;
+    return this;
+  }
+
+  /** Every stream sends its first {@code events} events, then an event that is not JSON, and ends. */
+  public ScriptedUpstream breakStreamAfter(int events) {
+    breakAfter = events;
+    return this;
+  }
+
+  /** Every stream sends its first {@code events} events, then stays silent until this upstream is closed. */
+  public ScriptedUpstream stallStreamAfter(int events) {
+    stallAfter = events;
+    return this;
+  }
+
   private interface Renderer {
     ObjectNode render(ObjectNode request, Answer answer);
   }
 
-  private void answer(ServerRequest req, ServerResponse res, Renderer renderer) throws InterruptedException {
+  private void answerChat(ServerRequest req, ServerResponse res) throws Exception {
+    answer(req, res, this::chat, true);
+  }
+
+  private void answer(ServerRequest req, ServerResponse res, Renderer renderer) throws Exception {
+    answer(req, res, renderer, false);
+  }
+
+  private void answer(ServerRequest req, ServerResponse res, Renderer renderer, boolean streams) throws Exception {
     ObjectNode body = record(req);
     calls.incrementAndGet();
     Answer answer = script.poll();
@@ -130,7 +184,49 @@ public final class ScriptedUpstream implements AutoCloseable {
       res.send(answer.errorBody.getBytes());
       return;
     }
+    if (streams && body.path("stream").asBoolean(false)) {
+      streamChat(res, body, renderer.render(body, answer));
+      return;
+    }
     send(res, 200, renderer.render(body, answer));
+  }
+
+  /** A rendered chat completion as vLLM streams it (see the class comment). */
+  private void streamChat(ServerResponse res, ObjectNode request, ObjectNode chat) throws Exception {
+    List<ObjectNode> chunks = ChatStreamChunks.of(chat, pieceChars);
+    res.status(Status.OK_200);
+    res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+    try (java.io.OutputStream out = res.outputStream()) {
+      int sent = 0;
+      for (ObjectNode chunk : chunks) {
+        if (sent == breakAfter) {
+          event(out, "{not json");
+          return;
+        }
+        if (sent == stallAfter) {
+          closing.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          return;
+        }
+        if (sent == holdAfter && hold != null && !hold.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+          event(out, "{not json");
+          return;
+        }
+        event(out, Json.write(chunk));
+        sent++;
+      }
+      if (request.path("stream_options").path("include_usage").asBoolean(false)) {
+        ObjectNode last = ChatStreamChunks.head(chat);
+        last.putArray("choices");
+        last.set("usage", chat.get("usage"));
+        event(out, Json.write(last));
+      }
+      event(out, "[DONE]");
+    }
+  }
+
+  private static void event(java.io.OutputStream out, String data) throws java.io.IOException {
+    out.write(("data: " + data + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    out.flush();
   }
 
   private ObjectNode record(ServerRequest req) {
@@ -138,7 +234,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     req.headers().forEach(header -> headers.put(header.name(), header.get()));
     synchronized (received) {
-      received.addLast(new Received(req.path().path(), body, headers));
+      received.addLast(new Received(req.path().path(), body, headers, req.query().rawValue()));
       if (received.size() > keep) {
         received.pollFirst();
       }
@@ -378,6 +474,7 @@ public final class ScriptedUpstream implements AutoCloseable {
 
   @Override
   public void close() {
+    closing.countDown();
     server.stop();
   }
 }
