@@ -22,6 +22,7 @@ import dev.gym4j.server.Call;
 import dev.gym4j.server.Reply;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.wire.AnthropicMessages;
+import dev.gym4j.wire.AnthropicStream;
 import dev.gym4j.wire.Response;
 import dev.gym4j.wire.ResponseCreateParams;
 import tools.jackson.databind.JsonNode;
@@ -36,10 +37,12 @@ import org.slf4j.LoggerFactory;
  * {@code {"type": "error", "error": {"type", "message"}}}: bad input a 400 naming the field, an upstream's
  * failure 502 or 504.
  *
- * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. {@code message_start} goes out at
- * once and a {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take
- * minutes), then the content blocks, {@code message_delta} and {@code message_stop}; a failure after the first
- * event is an {@code error} event. A reader that leaves cancels the work.
+ * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. A server that streams live (a model
+ * server whose upstream streams, an agent that streams its episode) has its Responses events turned into
+ * Anthropic's as they come ({@link AnthropicStream}). Otherwise {@code message_start} goes out at once and a
+ * {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take minutes), then the
+ * content blocks, {@code message_delta} and {@code message_stop}. Either way a failure after the first event is
+ * an {@code error} event, and a reader that leaves cancels the work.
  */
 public final class MessagesRoute {
   private static final Logger LOG = LoggerFactory.getLogger(MessagesRoute.class);
@@ -52,6 +55,17 @@ public final class MessagesRoute {
 
   /** The route's answer; {@code responses} answers Responses params with a Response, a Reply or a JSON object. */
   public static Object handle(Call call, Function<ResponseCreateParams, Object> responses) {
+    return handle(call, responses, params -> null, false);
+  }
+
+  /**
+   * As {@link #handle(Call, Function)}; a streamed answer comes from {@code live} when it gives a Responses event
+   * stream (null when the server cannot stream live; a failed Reply keeps its status), turned into Anthropic's
+   * events as it goes ({@link AnthropicStream}): delta by delta from a model server, item by item from an agent
+   * ({@code agent}, whose failure class the error event keeps).
+   */
+  public static Object handle(Call call, Function<ResponseCreateParams, Object> responses,
+      Function<ResponseCreateParams, Object> live, boolean agent) {
     ObjectNode body;
     ResponseCreateParams params;
     try {
@@ -63,7 +77,22 @@ public final class MessagesRoute {
     String model = body.get("model").asString();
     String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
     if (body.path("stream").asBoolean(false)) {
-      return ServerSentEvents.stream(sink -> stream(sink, id, model, () -> responses.apply(params)));
+      Object events;
+      try {
+        events = live.apply(params);
+      } catch (FieldError | UpstreamException | RolloutFailure e) {
+        return failure(e);
+      }
+      if (events instanceof Reply reply && reply.status() >= 400) {
+        return failed(reply);
+      }
+      if (events instanceof ServerSentEvents.Stream upstream) {
+        return ServerSentEvents.stream(sink -> relay(upstream, agent ? AnthropicStream.itemByItem(sink, id,
+            model, AgentServer.FAILURE_CLASS) : AnthropicStream.live(sink, id, model)));
+      }
+      Object answer = events;
+      return ServerSentEvents.stream(sink -> stream(sink, id, model, answer != null ? () -> answer
+          : () -> responses.apply(params)));
     }
     Outcome outcome = outcome(() -> responses.apply(params));
     if (outcome.failure() != null) {
@@ -87,20 +116,50 @@ public final class MessagesRoute {
       }
       return new Outcome(Response.of(Json.toTree(json instanceof dev.gym4j.json.JsonView view ? view.json() : json)),
           null);
-    } catch (FieldError e) {
-      return new Outcome(null, Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString())));
-    } catch (UpstreamException e) {
-      int status = e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
-      return new Outcome(null, Reply.of(status, AnthropicMessages.errorBody(AnthropicMessages.errorType(status),
-          Secrets.redact(e.getMessage()))).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
-          e.kind().name().toLowerCase(java.util.Locale.ROOT)));
-    } catch (RolloutFailure e) {
-      ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(e.status()),
-          Secrets.redact(e.getMessage()));
-      error.put(AgentServer.FAILURE_CLASS, e.failureClass());
-      return new Outcome(null, Reply.of(e.status(), error).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
-          e.failureClass()));
+    } catch (FieldError | UpstreamException | RolloutFailure e) {
+      return new Outcome(null, failure(e));
     }
+  }
+
+  /** The Anthropic error answer of bad input (400), an upstream's failure (502, 504) or a failed episode. */
+  private static Reply failure(RuntimeException e) {
+    return switch (e) {
+      case UpstreamException upstream -> {
+        int status = upstream.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
+        yield Reply.of(status, AnthropicMessages.errorBody(AnthropicMessages.errorType(status),
+            Secrets.redact(upstream.getMessage()))).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+            upstream.kind().name().toLowerCase(java.util.Locale.ROOT));
+      }
+      case RolloutFailure rollout -> {
+        ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(rollout.status()),
+            Secrets.redact(rollout.getMessage()));
+        error.put(AgentServer.FAILURE_CLASS, rollout.failureClass());
+        yield Reply.of(rollout.status(), error).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+            rollout.failureClass());
+      }
+      default -> Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString()));
+    };
+  }
+
+  /**
+   * Runs a Responses event stream through {@code anthropic} to the client. A failure of the stream's source (not
+   * of the client's socket) is an {@code error} event, as is a stream that ends before its answer did.
+   */
+  private static void relay(ServerSentEvents.Stream upstream, AnthropicStream anthropic)
+      throws Exception {
+    try {
+      upstream.source().writeTo(anthropic);
+    } catch (Exception e) {
+      if (anthropic.readerGone() || e instanceof InterruptedException) {
+        throw e;
+      }
+      String errorId = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+      LOG.warn("POST /v1/messages failed while streaming (error {})", errorId, e);
+      anthropic.fail(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.TIMEOUT ? "timeout_error"
+          : "api_error", "the answer failed while streaming (error " + errorId + ")", null);
+      return;
+    }
+    anthropic.fail("api_error", "the answer's stream ended before the answer did", null);
   }
 
   /** A failed answer of the server's own route, in Anthropic's shape, keeping its status and headers. */

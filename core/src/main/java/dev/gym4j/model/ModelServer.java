@@ -121,7 +121,8 @@ public abstract class ModelServer extends GymServer {
       model.put("owned_by", "gym4j");
       return list;
     });
-    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call)));
+    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call),
+        params -> streamResponses(params, call).orElse(null), false));
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();
       return Reply.of(health.ok() ? 200 : 503, health.json());
