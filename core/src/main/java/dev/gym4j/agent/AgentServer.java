@@ -98,7 +98,7 @@ public abstract class AgentServer extends GymServer {
     routes.openAICompatible("/v1/responses");
     // the episode in the Anthropic Messages API, streamed or not
     routes.post("/v1/messages", call -> dev.gym4j.model.MessagesRoute.handle(call, params -> responses(params, call),
-        params -> streamsLive() ? streamResponses(params, call) : null, true));
+        params -> streamsLive() ? streamResponses(params, call) : null, dev.gym4j.model.MessagesRoute.Live.EPISODE));
     routes.post("/aggregate_metrics", call -> {
       try {
         return aggregateMetrics(call.bodyObject(), call);

@@ -55,17 +55,26 @@ public final class MessagesRoute {
 
   /** The route's answer; {@code responses} answers Responses params with a Response, a Reply or a JSON object. */
   public static Object handle(Call call, Function<ResponseCreateParams, Object> responses) {
-    return handle(call, responses, params -> null, false);
+    return handle(call, responses, params -> null, Live.DELTAS);
+  }
+
+  /** How a live Responses stream becomes Anthropic's events ({@link AnthropicStream}). */
+  public enum Live {
+    /** Text and thinking delta by delta: a model server whose answers carry no token ids. */
+    DELTAS,
+    /** Each item's blocks whole when it is done, token ids included: a model server whose answers carry them. */
+    ITEMS,
+    /** As {@link #ITEMS}, for an agent's episode: an error event keeps the failure class. */
+    EPISODE
   }
 
   /**
    * As {@link #handle(Call, Function)}; a streamed answer comes from {@code live} when it gives a Responses event
    * stream (null when the server cannot stream live; a failed Reply keeps its status), turned into Anthropic's
-   * events as it goes ({@link AnthropicStream}): delta by delta from a model server, item by item from an agent
-   * ({@code agent}, whose failure class the error event keeps).
+   * events as it goes, as {@code how} says.
    */
   public static Object handle(Call call, Function<ResponseCreateParams, Object> responses,
-      Function<ResponseCreateParams, Object> live, boolean agent) {
+      Function<ResponseCreateParams, Object> live, Live how) {
     ObjectNode body;
     ResponseCreateParams params;
     try {
@@ -87,8 +96,11 @@ public final class MessagesRoute {
         return failed(reply);
       }
       if (events instanceof ServerSentEvents.Stream upstream) {
-        return ServerSentEvents.stream(sink -> relay(upstream, agent ? AnthropicStream.itemByItem(sink, id,
-            model, AgentServer.FAILURE_CLASS) : AnthropicStream.live(sink, id, model)));
+        return ServerSentEvents.stream(sink -> relay(upstream, switch (how) {
+          case DELTAS -> AnthropicStream.live(sink, id, model);
+          case ITEMS -> AnthropicStream.itemByItem(sink, id, model, null);
+          case EPISODE -> AnthropicStream.itemByItem(sink, id, model, AgentServer.FAILURE_CLASS);
+        }));
       }
       Object answer = events;
       return ServerSentEvents.stream(sink -> stream(sink, id, model, answer != null ? () -> answer

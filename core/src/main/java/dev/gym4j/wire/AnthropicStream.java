@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   redacted-thinking blocks go out whole when their item is done, token ids included. A live block's token ids
  *   are known only after its start: they do not reach the client (a caller that needs them asks unstreamed).
  *   <li>{@link #itemByItem}: each item's blocks go out whole when the item is done, token ids included; for a
- *   source whose items are final when streamed, such as an agent's episode.
+ *   source whose items are final when streamed (an agent's episode), or whose token ids matter more than seeing
+ *   text as it is made (a model server for training).
  * </ul>
  */
 public final class AnthropicStream implements ServerSentEvents.Sink {
