@@ -22,11 +22,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import com.sun.net.httpserver.HttpServer;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.testkit.AnthropicSdks;
 import dev.gym4j.testkit.EventStreamReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code POST /v1/messages} with {@code "stream": true} on openai_model streams live: the upstream streams Responses
  * events and holds back the rest of its answer until our caller has seen the first {@code text_delta}; the events
  * our caller reads rebuild exactly the message an unstreamed {@code /v1/messages} gives for the same answer (the
- * tool_use block with its token ids). NeMo Gym read: nemo_gym/anthropic_converter.py
+ * tool_use block with its token ids), also as the Anthropic TypeScript and Python SDKs read it. NeMo Gym read: nemo_gym/anthropic_converter.py
  * ({@code anthropic_response_to_sse}: the event order a Messages client expects) and
  * responses_api_models/openai_model/app.py (the upstream's stream passed on).
  */
@@ -60,6 +63,8 @@ class LiveMessagesStreamTest {
   ModelHarness model;
   final CountDownLatch callerSawDelta = new CountDownLatch(1);
   final AtomicBoolean restSent = new AtomicBoolean();
+  /** Whether the upstream holds back the rest of its stream until our caller saw the first text_delta. */
+  volatile boolean hold = true;
   final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
@@ -87,7 +92,9 @@ class LiveMessagesStreamTest {
       event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
           + " \"content_index\": 0, \"delta\": \"Hello\"}");
       try {
-        callerSawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        if (hold) {
+          callerSawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -165,6 +172,30 @@ class LiveMessagesStreamTest {
     assertThat(streamed.get("stop_reason").asString()).isEqualTo("tool_use");
     assertThat(streamed.get("usage").get("input_tokens").asInt()).isEqualTo(11);
     assertThat(streamed.get("model").asString()).isEqualTo("claude-x");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"typescript", "python"})
+  void theAnthropicSdksReadTheLiveStreamAsTheUnstreamedMessage(String sdk) {
+    hold = false;
+    ObjectNode scenario = Json.object();
+    scenario.set("request", Json.parse(REQUEST));
+    scenario.set("bad", Json.parse("{\"model\": \"m\", \"max_tokens\": 0, \"messages\": []}"));
+    Path target = Path.of("target").toAbsolutePath();
+    String base = model.url().toString();
+    JsonNode result = sdk.equals("typescript") ? AnthropicSdks.typescript(target, base, Json.write(scenario))
+        : AnthropicSdks.python(target, base, Json.write(scenario));
+    assertThat(result.get("sdk").asString()).isEqualTo(sdk);
+    JsonNode streamed = result.get("streamed");
+    assertThat(normalized(streamed)).isEqualTo(normalized(result.get("plain")));
+    assertThat(streamed.get("content").get(0).get("text").asString()).isEqualTo("Hello there.");
+    assertThat(streamed.get("content").get(1).get("input").get("b").asInt()).isEqualTo(2);
+    assertThat(streamed.get("content").get(1).get("generation_token_ids").toString()).isEqualTo("[5,6]");
+    assertThat(streamed.get("stop_reason").asString()).isEqualTo("tool_use");
+    assertThat(streamed.get("usage").get("output_tokens").asInt()).isEqualTo(4);
+    assertThat(result.get("events").get("content_block_delta").asInt()).isEqualTo(3);
+    assertThat(result.get("events").get("message_stop").asInt()).isEqualTo(1);
+    assertThat(result.get("error").get("status").asInt()).isEqualTo(400);
   }
 
   @Test
