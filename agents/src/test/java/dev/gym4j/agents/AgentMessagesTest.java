@@ -123,8 +123,9 @@ class AgentMessagesTest {
 
     HttpReply streamed = post(REQUEST.replace("\"max_tokens\": 512,", "\"max_tokens\": 512, \"stream\": true,"));
     List<EventStreamReader.Event> events = EventStreamReader.read(streamed.text());
-    // the episode streams live: its failure comes right after the start, no ping needed meanwhile
-    assertThat(events).extracting(EventStreamReader.Event::name).containsExactly("message_start", "error");
+    // the episode streams live: its failure follows the start (pings may come between while it runs)
+    assertThat(events).extracting(EventStreamReader.Event::name).filteredOn(name -> !name.equals("ping"))
+        .containsExactly("message_start", "error");
     assertThat(events.getLast().data().get("_ng_failure_class").asString()).isEqualTo("model_error");
   }
 

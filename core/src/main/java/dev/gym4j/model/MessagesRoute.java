@@ -96,10 +96,10 @@ public final class MessagesRoute {
         return failed(reply);
       }
       if (events instanceof ServerSentEvents.Stream upstream) {
-        return ServerSentEvents.stream(sink -> relay(upstream, switch (how) {
-          case DELTAS -> AnthropicStream.live(sink, id, model);
-          case ITEMS -> AnthropicStream.itemByItem(sink, id, model, null);
-          case EPISODE -> AnthropicStream.itemByItem(sink, id, model, AgentServer.FAILURE_CLASS);
+        return ServerSentEvents.stream(sink -> relay(sink, upstream, queue -> switch (how) {
+          case DELTAS -> AnthropicStream.live(queue, id, model);
+          case ITEMS -> AnthropicStream.itemByItem(queue, id, model, null);
+          case EPISODE -> AnthropicStream.itemByItem(queue, id, model, AgentServer.FAILURE_CLASS);
         }));
       }
       Object answer = events;
@@ -153,25 +153,84 @@ public final class MessagesRoute {
     };
   }
 
+  /** How many translated events wait for a slow reader before the stream's source waits too. */
+  static final int RELAY_QUEUE = 64;
+  private static final AnthropicMessages.Event END = new AnthropicMessages.Event("end", null);
+
   /**
-   * Runs a Responses event stream through {@code anthropic} to the client. A failure of the stream's source (not
-   * of the client's socket) is an {@code error} event, as is a stream that ends before its answer did.
+   * Runs a Responses event stream through an {@link AnthropicStream} to the client. The source runs on a worker
+   * and hands its events over through a bounded queue, so that this thread can ping a reader while the source is
+   * silent (an agent's model call, a reasoning upstream) and a slow reader stops the source after
+   * {@link #RELAY_QUEUE} events. A failure of the source is an {@code error} event, as is a source that ends
+   * before its answer did; a reader that leaves cancels the source.
    */
-  private static void relay(ServerSentEvents.Stream upstream, AnthropicStream anthropic)
-      throws Exception {
-    try {
-      upstream.source().writeTo(anthropic);
-    } catch (Exception e) {
-      if (anthropic.readerGone() || e instanceof InterruptedException) {
-        throw e;
+  private static void relay(ServerSentEvents.Sink sink, ServerSentEvents.Stream upstream,
+      Function<ServerSentEvents.Sink, AnthropicStream> translator) throws IOException {
+    java.util.concurrent.BlockingQueue<AnthropicMessages.Event> queue =
+        new java.util.concurrent.ArrayBlockingQueue<>(RELAY_QUEUE);
+    AnthropicStream anthropic = translator.apply(new QueueSink(queue));
+    java.util.concurrent.atomic.AtomicBoolean readerGone = new java.util.concurrent.atomic.AtomicBoolean();
+    Future<?> source = WORKERS.submit(() -> {
+      try {
+        upstream.source().writeTo(anthropic);
+        anthropic.fail("api_error", "the answer's stream ended before the answer did", null);
+      } catch (Exception e) {
+        if (readerGone.get()) {
+          return null;
+        }
+        String errorId = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+        LOG.warn("POST /v1/messages failed while streaming (error {})", errorId, e);
+        anthropic.fail(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.TIMEOUT
+            ? "timeout_error" : "api_error", "the answer failed while streaming (error " + errorId + ")", null);
       }
-      String errorId = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
-      LOG.warn("POST /v1/messages failed while streaming (error {})", errorId, e);
-      anthropic.fail(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.TIMEOUT ? "timeout_error"
-          : "api_error", "the answer failed while streaming (error " + errorId + ")", null);
-      return;
+      queue.put(END);
+      return null;
+    });
+    try {
+      long end = System.nanoTime() + LONGEST.toNanos();
+      AnthropicMessages.Event ping = AnthropicMessages.ping();
+      while (true) {
+        AnthropicMessages.Event event = queue.poll(PING_EVERY.toNanos(), TimeUnit.NANOSECONDS);
+        if (event == END) {
+          return;
+        }
+        if (event != null) {
+          sink.send(event.name(), event.data());
+        } else if (System.nanoTime() - end > 0) {
+          sink.send("error", AnthropicMessages.errorBody("timeout_error", "no answer within " + LONGEST.toMinutes()
+              + " minutes"));
+          return;
+        } else {
+          sink.send(ping.name(), ping.data());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while relaying the answer");
+    } finally {
+      // a worker waiting on the full queue is interrupted, and puts nothing after this
+      readerGone.set(true);
+      source.cancel(true);
     }
-    anthropic.fail("api_error", "the answer's stream ended before the answer did", null);
+  }
+
+  /** Where the worker's translated events wait for the reader; a full queue makes the worker wait. */
+  private record QueueSink(java.util.concurrent.BlockingQueue<AnthropicMessages.Event> queue)
+      implements ServerSentEvents.Sink {
+    @Override
+    public void send(String name, Object data) throws IOException {
+      try {
+        queue.put(new AnthropicMessages.Event(name, (ObjectNode) data));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("the reader left");
+      }
+    }
+
+    @Override
+    public void sendText(String name, String data) {
+      throw new UnsupportedOperationException("an Anthropic stream sends JSON only");
+    }
   }
 
   /** A failed answer of the server's own route, in Anthropic's shape, keeping its status and headers. */

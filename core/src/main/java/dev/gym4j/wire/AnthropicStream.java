@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link AnthropicMessages#blocks} makes of it; {@code response.completed} or {@code .incomplete} becomes
  * {@code message_delta} (stop reason and usage, as {@link AnthropicMessages#fromResponse} gives them) and
  * {@code message_stop}; an {@code error} event or {@code response.failed} an Anthropic {@code error} event,
- * redacted. Extra fields of the final event (an agent's {@code gym4j_cookies}) ride on {@code message_delta}.
+ * redacted. Extra fields of the final event (an agent's {@code gym4j_cookies}) are not passed on.
  *
  * <p>Read back as Anthropic's SDKs accumulate a stream (a block is its start event with its deltas applied), the
  * events rebuild the message {@code fromResponse} makes of the final response. A block's start is the only place
@@ -44,7 +44,6 @@ public final class AnthropicStream implements ServerSentEvents.Sink {
   private int nextIndex;
   private boolean started;
   private boolean ended;
-  private boolean outFailed;
   /** Blocks started live, by output index, in order. */
   private final Map<Integer, List<LiveBlock>> liveByItem = new HashMap<>();
   /** Blocks started live, by the part they stream: {@code "<output>:<content>"} or {@code "<output>:s<summary>"}. */
@@ -120,11 +119,6 @@ public final class AnthropicStream implements ServerSentEvents.Sink {
   @Override
   public void sendText(String name, String data) {
     // a Responses stream's events are JSON; raw text (Chat Completions' [DONE]) has no Anthropic counterpart
-  }
-
-  /** Whether the wrapped sink failed (the reader left): nothing more can reach the client. */
-  public boolean readerGone() {
-    return outFailed;
   }
 
   /** Whether {@code message_stop} or an error went out. */
@@ -246,24 +240,13 @@ public final class AnthropicStream implements ServerSentEvents.Sink {
     }
     liveByItem.clear();
     ObjectNode message = AnthropicMessages.fromResponse(Response.of(event.path("response")), id, model);
-    List<AnthropicMessages.Event> end = AnthropicMessages.end(message);
-    for (Map.Entry<String, JsonNode> field : event.properties()) {
-      if (!List.of("type", "response", "sequence_number").contains(field.getKey())) {
-        end.getFirst().data().set(field.getKey(), field.getValue());
-      }
-    }
     ended = true;
-    for (AnthropicMessages.Event e : end) {
+    for (AnthropicMessages.Event e : AnthropicMessages.end(message)) {
       emit(e);
     }
   }
 
   private void emit(AnthropicMessages.Event event) throws IOException {
-    try {
-      out.send(event.name(), event.data());
-    } catch (IOException | RuntimeException e) {
-      outFailed = true;
-      throw e;
-    }
+    out.send(event.name(), event.data());
   }
 }

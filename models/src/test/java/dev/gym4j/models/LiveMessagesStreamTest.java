@@ -157,10 +157,13 @@ class LiveMessagesStreamTest {
     }
     assertThat(restSentAtFirstDelta).as("the first text_delta came before the upstream sent the rest")
         .containsExactly(false);
-    assertThat(events).as(events::toString).extracting(EventStreamReader.Event::name).containsExactly("message_start",
+    // pings may come between events while the upstream is silent (the machine may be slow): they carry nothing
+    assertThat(events).as(events::toString).extracting(EventStreamReader.Event::name)
+        .filteredOn(name -> !name.equals("ping")).containsExactly("message_start",
         "content_block_start", "content_block_delta", "content_block_delta", "content_block_stop",
         "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop");
-    assertThat(events.get(2).data().path("delta").path("text").asString()).isEqualTo("Hello");
+    assertThat(events.stream().filter(event -> event.name().equals("content_block_delta")).findFirst().orElseThrow()
+        .data().path("delta").path("text").asString()).isEqualTo("Hello");
     ObjectNode streamed = EventStreamReader.anthropicMessage(events);
 
     var plain = model.post("/v1/messages", REQUEST, java.util.Map.of());
