@@ -65,6 +65,9 @@ class LiveMessagesStreamTest {
   final AtomicBoolean restSent = new AtomicBoolean();
   /** Whether the upstream holds back the rest of its stream until our caller saw the first text_delta. */
   volatile boolean hold = true;
+  /** Whether it holds it back until our caller saw a ping instead. */
+  volatile boolean holdForPing;
+  final CountDownLatch callerSawPing = new CountDownLatch(1);
   final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
@@ -92,7 +95,9 @@ class LiveMessagesStreamTest {
       event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
           + " \"content_index\": 0, \"delta\": \"Hello\"}");
       try {
-        if (hold) {
+        if (holdForPing) {
+          callerSawPing.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } else if (hold) {
           callerSawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
@@ -123,6 +128,7 @@ class LiveMessagesStreamTest {
   @AfterEach
   void stop() {
     callerSawDelta.countDown();
+    callerSawPing.countDown();
     client.shutdownNow();
     model.close();
     upstream.stop(0);
@@ -175,6 +181,30 @@ class LiveMessagesStreamTest {
     assertThat(streamed.get("stop_reason").asString()).isEqualTo("tool_use");
     assertThat(streamed.get("usage").get("input_tokens").asInt()).isEqualTo(11);
     assertThat(streamed.get("model").asString()).isEqualTo("claude-x");
+  }
+
+  @Test
+  void whileTheUpstreamIsSilentTheCallerIsPingedAndTheMessageStillCompletes() throws Exception {
+    holdForPing = true;
+    AtomicBoolean restSentAtFirstPing = new AtomicBoolean(true);
+    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
+        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
+            "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    List<EventStreamReader.Event> events = new ArrayList<>();
+    try (InputStream in = response.body()) {
+      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
+        events.add(new EventStreamReader.Event(event.name(), event.json()));
+        if ("ping".equals(event.name()) && callerSawPing.getCount() > 0) {
+          restSentAtFirstPing.set(restSent.get());
+          callerSawPing.countDown();
+        }
+        return true;
+      });
+    }
+    assertThat(restSentAtFirstPing.get()).as("a ping came while the upstream held back the rest").isFalse();
+    assertThat(events.getLast().name()).isEqualTo("message_stop");
+    ObjectNode streamed = EventStreamReader.anthropicMessage(events);
+    assertThat(streamed.get("content").get(0).get("text").asString()).isEqualTo("Hello there.");
   }
 
   @ParameterizedTest
