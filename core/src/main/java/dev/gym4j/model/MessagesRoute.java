@@ -22,7 +22,7 @@ import dev.gym4j.server.Call;
 import dev.gym4j.server.Reply;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.wire.AnthropicMessages;
-import dev.gym4j.wire.AnthropicStream;
+import dev.gym4j.wire.AnthropicEvents;
 import dev.gym4j.wire.Response;
 import dev.gym4j.wire.ResponseCreateParams;
 import tools.jackson.databind.JsonNode;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. A server that streams live (a model
  * server whose upstream streams, an agent that streams its episode) has its Responses events turned into
- * Anthropic's as they come ({@link AnthropicStream}). Otherwise {@code message_start} goes out at once and a
+ * Anthropic's as they come ({@link AnthropicEvents}). Otherwise {@code message_start} goes out at once and a
  * {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take minutes), then the
  * content blocks, {@code message_delta} and {@code message_stop}. Either way a failure after the first event is
  * an {@code error} event, and a reader that leaves cancels the work.
@@ -58,7 +58,7 @@ public final class MessagesRoute {
     return handle(call, responses, params -> null, Live.DELTAS);
   }
 
-  /** How a live Responses stream becomes Anthropic's events ({@link AnthropicStream}). */
+  /** How a live Responses stream becomes Anthropic's events ({@link AnthropicEvents}). */
   public enum Live {
     /** Text and thinking delta by delta: a model server whose answers carry no token ids. */
     DELTAS,
@@ -97,9 +97,9 @@ public final class MessagesRoute {
       }
       if (events instanceof ServerSentEvents.Stream upstream) {
         return ServerSentEvents.stream(sink -> relay(sink, upstream, queue -> switch (how) {
-          case DELTAS -> AnthropicStream.live(queue, id, model);
-          case ITEMS -> AnthropicStream.itemByItem(queue, id, model, null);
-          case EPISODE -> AnthropicStream.itemByItem(queue, id, model, AgentServer.FAILURE_CLASS);
+          case DELTAS -> AnthropicEvents.live(queue, id, model);
+          case ITEMS -> AnthropicEvents.itemByItem(queue, id, model, null);
+          case EPISODE -> AnthropicEvents.itemByItem(queue, id, model, AgentServer.FAILURE_CLASS);
         }));
       }
       Object answer = events;
@@ -158,17 +158,17 @@ public final class MessagesRoute {
   private static final AnthropicMessages.Event END = new AnthropicMessages.Event("end", null);
 
   /**
-   * Runs a Responses event stream through an {@link AnthropicStream} to the client. The source runs on a worker
+   * Runs a Responses event stream through an {@link AnthropicEvents} to the client. The source runs on a worker
    * and hands its events over through a bounded queue, so that this thread can ping a reader while the source is
    * silent (an agent's model call, a reasoning upstream) and a slow reader stops the source after
    * {@link #RELAY_QUEUE} events. A failure of the source is an {@code error} event, as is a source that ends
    * before its answer did; a reader that leaves cancels the source.
    */
   private static void relay(ServerSentEvents.Sink sink, ServerSentEvents.Stream upstream,
-      Function<ServerSentEvents.Sink, AnthropicStream> translator) throws IOException {
+      Function<ServerSentEvents.Sink, AnthropicEvents> translator) throws IOException {
     java.util.concurrent.BlockingQueue<AnthropicMessages.Event> queue =
         new java.util.concurrent.ArrayBlockingQueue<>(RELAY_QUEUE);
-    AnthropicStream anthropic = translator.apply(new QueueSink(queue));
+    AnthropicEvents anthropic = translator.apply(new QueueSink(queue));
     java.util.concurrent.atomic.AtomicBoolean readerGone = new java.util.concurrent.atomic.AtomicBoolean();
     Future<?> source = WORKERS.submit(() -> {
       try {

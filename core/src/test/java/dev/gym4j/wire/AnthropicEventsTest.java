@@ -21,7 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code message_start}, per block start/delta/stop, {@code message_delta}, {@code message_stop} from a finished
  * answer) and tests/unit_tests/test_anthropic_converter.py.
  */
-class AnthropicStreamTest {
+class AnthropicEventsTest {
   private static final String RESPONSE = """
       {"id": "resp_1", "object": "response", "created_at": 1, "model": "m", "status": "completed",
        "usage": {"input_tokens": 7, "output_tokens": 5, "total_tokens": 12},
@@ -111,7 +111,7 @@ class AnthropicStreamTest {
   void anAgentsItemsRebuildTheUnstreamedMessageTokenIdsIncluded() throws Exception {
     Response response = response(RESPONSE);
     Recording socket = new Recording();
-    ResponseEvents.replay(response, AnthropicStream.itemByItem(socket, "msg_x", "claude", "_ng_failure_class"));
+    ResponseEvents.replay(response, AnthropicEvents.itemByItem(socket, "msg_x", "claude", "_ng_failure_class"));
 
     assertThat(socket.names().getFirst()).isEqualTo("message_start");
     assertThat(socket.names().getLast()).isEqualTo("message_stop");
@@ -126,7 +126,7 @@ class AnthropicStreamTest {
   @Test
   void liveTextAndThinkingGoOutDeltaByDeltaAndToolArgumentsSplitAcrossDeltasRebuildTheInput() throws Exception {
     Recording socket = new Recording();
-    AnthropicStream anthropic = AnthropicStream.live(socket, "msg_x", "claude");
+    AnthropicEvents anthropic = AnthropicEvents.live(socket, "msg_x", "claude");
     ResponseEvents events = new ResponseEvents(anthropic);
     ObjectNode head = (ObjectNode) Json.parse("{\"id\": \"resp_1\", \"created_at\": 1, \"model\": \"m\"}");
     events.started(head);
@@ -188,7 +188,7 @@ class AnthropicStreamTest {
     json.get("output").forEach(item -> ((ObjectNode) item).remove(TOKEN_FIELDS));
     Response response = Response.of(json);
     Recording socket = new Recording();
-    ResponseEvents.replay(response, AnthropicStream.live(socket, "msg_x", "claude"));
+    ResponseEvents.replay(response, AnthropicEvents.live(socket, "msg_x", "claude"));
     assertThat(rebuild(socket.events)).isEqualTo(AnthropicMessages.fromResponse(response, "msg_x", "claude"));
   }
 
@@ -200,7 +200,7 @@ class AnthropicStreamTest {
          "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "incomplete",
                      "content": [{"type": "output_text", "text": "Cut sh", "annotations": []}]}]}""");
     Recording socket = new Recording();
-    ResponseEvents.replay(response, AnthropicStream.live(socket, "msg_x", "claude"));
+    ResponseEvents.replay(response, AnthropicEvents.live(socket, "msg_x", "claude"));
     ObjectNode rebuilt = rebuild(socket.events);
     assertThat(rebuilt.get("stop_reason").asString()).isEqualTo("max_tokens");
     assertThat(rebuilt.get("usage").get("output_tokens").asInt()).isEqualTo(9);
@@ -210,7 +210,7 @@ class AnthropicStreamTest {
   @Test
   void anErrorEndsTheStreamRedactedWithTheFailureClassAndNothingFollows() throws Exception {
     Recording socket = new Recording();
-    AnthropicStream anthropic = AnthropicStream.itemByItem(socket, "msg_x", "claude", "_ng_failure_class");
+    AnthropicEvents anthropic = AnthropicEvents.itemByItem(socket, "msg_x", "claude", "_ng_failure_class");
     ResponseEvents events = new ResponseEvents(anthropic);
     events.started((ObjectNode) Json.parse("{\"id\": \"resp_1\"}"));
     events.error("model_error", "the model at http://bob:hunter2@10.0.0.9/v1 answered 500");
@@ -227,13 +227,13 @@ class AnthropicStreamTest {
   @Test
   void aMalformedItemIsAnErrorEventNotAnException() throws Exception {
     Recording socket = new Recording();
-    AnthropicStream anthropic = AnthropicStream.live(socket, "msg_x", "claude");
+    AnthropicEvents anthropic = AnthropicEvents.live(socket, "msg_x", "claude");
     send(anthropic, "response.output_item.done", "{\"output_index\": 0, \"item\": {\"type\": \"function_call\"}}");
     assertThat(socket.names()).containsExactly("message_start", "error");
     assertThat(socket.events.getLast().data().get("error").get("message").asString()).contains("malformed");
   }
 
-  private static void send(AnthropicStream sink, String type, String fields) throws Exception {
+  private static void send(AnthropicEvents sink, String type, String fields) throws Exception {
     ObjectNode event = (ObjectNode) Json.parse(fields);
     event.put("type", type);
     sink.send(type, event);

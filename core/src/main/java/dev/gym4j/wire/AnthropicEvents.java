@@ -35,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   text as it is made (a model server for training).
  * </ul>
  */
-public final class AnthropicStream implements ServerSentEvents.Sink {
+public final class AnthropicEvents implements ServerSentEvents.Sink {
   private final ServerSentEvents.Sink out;
   private final String id;
   private final String model;
@@ -60,7 +60,7 @@ public final class AnthropicStream implements ServerSentEvents.Sink {
     }
   }
 
-  private AnthropicStream(ServerSentEvents.Sink out, String id, String model, boolean live, String failureField) {
+  private AnthropicEvents(ServerSentEvents.Sink out, String id, String model, boolean live, String failureField) {
     this.out = out;
     this.id = id;
     this.model = model;
@@ -69,16 +69,16 @@ public final class AnthropicStream implements ServerSentEvents.Sink {
   }
 
   /** Text and thinking stream delta by delta (a model server relaying its upstream). */
-  public static AnthropicStream live(ServerSentEvents.Sink out, String id, String model) {
-    return new AnthropicStream(out, id, model, true, null);
+  public static AnthropicEvents live(ServerSentEvents.Sink out, String id, String model) {
+    return new AnthropicEvents(out, id, model, true, null);
   }
 
   /**
    * Each item's blocks whole when it is done (an agent's episode); an error event's code is kept in the
    * Anthropic error under {@code failureField}.
    */
-  public static AnthropicStream itemByItem(ServerSentEvents.Sink out, String id, String model, String failureField) {
-    return new AnthropicStream(out, id, model, false, failureField);
+  public static AnthropicEvents itemByItem(ServerSentEvents.Sink out, String id, String model, String failureField) {
+    return new AnthropicEvents(out, id, model, false, failureField);
   }
 
   @Override
