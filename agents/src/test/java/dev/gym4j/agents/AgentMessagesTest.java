@@ -179,6 +179,8 @@ class AgentMessagesTest {
     String scenario = Json.write(Json.object().set("request", Json.parse(REQUEST)));
     ObjectNode withBad = (ObjectNode) Json.parse(scenario);
     withBad.set("bad", Json.parse("{\"model\": \"m\", \"max_tokens\": 0, \"messages\": []}"));
+    withBad.putArray("errors").add(Json.parse("""
+        {"call": "count_tokens", "request": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}}"""));
     Path target = Path.of("target").toAbsolutePath();
     String base = agent().toString();
     JsonNode result = sdk.equals("typescript") ? AnthropicSdks.typescript(target, base, Json.write(withBad))
@@ -192,5 +194,24 @@ class AgentMessagesTest {
     assertThat(result.get("error").get("status").asInt()).isEqualTo(400);
     assertThat(result.get("error").get("type").asString()).isEqualTo("invalid_request_error");
     assertThat(result.get("error").get("message").asString()).startsWith("max_tokens:");
+    JsonNode notFound = result.get("errors").get(0);
+    assertThat(notFound.get("status").asInt()).as(notFound.toString()).isEqualTo(404);
+    assertThat(notFound.get("type").asString()).isEqualTo("not_found_error");
+    assertThat(notFound.get("message").asString()).isEqualTo("Not Found");
+  }
+
+  @Test
+  void failuresOnAndUnderTheRouteHaveAnthropicsErrorBody() {
+    HttpReply notFound = deployment.client().send(agent().resolve("/v1/messages/batches"), "POST", "{}".getBytes(),
+        Map.of(), Map.of());
+    assertThat(notFound.status()).isEqualTo(404);
+    assertThat(notFound.json().get("type").asString()).isEqualTo("error");
+    assertThat(notFound.json().get("error").get("type").asString()).isEqualTo("not_found_error");
+    HttpReply wrongMethod = deployment.client().send(agent().resolve("/v1/messages"), "GET", new byte[0], Map.of(),
+        Map.of());
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    assertThat(wrongMethod.json().get("error").get("type").asString()).isEqualTo("invalid_request_error");
+    assertThat(wrongMethod.json().get("error").get("message").asString()).isEqualTo("Method Not Allowed");
+    assertThat(wrongMethod.json().has("detail")).isFalse();
   }
 }

@@ -99,6 +99,7 @@ public abstract class AgentServer extends GymServer {
     // the episode in the Anthropic Messages API, streamed or not
     routes.post("/v1/messages", call -> dev.gym4j.model.MessagesRoute.handle(call, params -> responses(params, call),
         params -> streamsLive() ? streamResponses(params, call) : null, dev.gym4j.model.MessagesRoute.Live.EPISODE));
+    routes.anthropicCompatible("/v1/messages");
     routes.post("/aggregate_metrics", call -> {
       try {
         return aggregateMetrics(call.bodyObject(), call);

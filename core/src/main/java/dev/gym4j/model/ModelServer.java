@@ -126,6 +126,7 @@ public abstract class ModelServer extends GymServer {
         // token ids come with an item's end, after a live block's start: such answers stream item by item
         context().config().path("return_token_id_information").asBoolean(false) ? MessagesRoute.Live.ITEMS
             : MessagesRoute.Live.DELTAS));
+    routes.anthropicCompatible("/v1/messages");
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();
       return Reply.of(health.ok() ? 200 : 503, health.json());

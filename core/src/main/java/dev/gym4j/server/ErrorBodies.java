@@ -70,6 +70,39 @@ public final class ErrorBodies {
     return out;
   }
 
+  /**
+   * The error body Anthropic's clients read ({@code {"type": "error", "error": {"type", "message"}}}), made from
+   * one of the bodies above; a body already in that shape is kept. The error type comes from the status
+   * ({@code not_found_error}, {@code request_too_large}, {@code overloaded_error}, …), the message from
+   * {@code detail} (for a body that failed validation, the bad field's path and what is wrong with it). gym4j's
+   * failure class, when there is one, travels beside the error.
+   */
+  public static ObjectNode anthropic(int status, Object body) {
+    ObjectNode in = body instanceof ObjectNode object ? object : Json.object();
+    if ("error".equals(in.path("type").asString("")) && in.get("error") instanceof ObjectNode) {
+      return in;
+    }
+    String message = "error " + status;
+    tools.jackson.databind.JsonNode detail = in.get("detail");
+    if (detail != null && detail.isString()) {
+      message = detail.stringValue();
+    } else if (detail != null && detail.isArray() && !detail.isEmpty()) {
+      tools.jackson.databind.JsonNode first = detail.get(0);
+      List<String> location = new ArrayList<>();
+      first.path("loc").forEach(part -> location.add(part.asString()));
+      if (!location.isEmpty() && location.getFirst().equals("body")) {
+        location.removeFirst();
+      }
+      message = (location.isEmpty() ? "" : String.join(".", location) + ": ") + first.path("msg").asString("");
+    }
+    ObjectNode out = dev.gym4j.wire.AnthropicMessages.errorBody(dev.gym4j.wire.AnthropicMessages.errorType(status),
+        message);
+    if (in.get(dev.gym4j.agent.AgentServer.FAILURE_CLASS) instanceof tools.jackson.databind.JsonNode failure) {
+      out.set(dev.gym4j.agent.AgentServer.FAILURE_CLASS, failure);
+    }
+    return out;
+  }
+
   private static String openAIType(int status) {
     return switch (status) {
       case 401 -> "authentication_error";

@@ -82,6 +82,35 @@ public final class Routes {
     return this;
   }
 
+  /** Paths whose error bodies, and those of unknown paths under them, are Anthropic's ({@link ErrorBodies#anthropic}). */
+  private final java.util.Set<String> anthropicPaths = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Marks an Anthropic-compatible path: every error on it (and 404 under it, such as {@code /v1/messages/batches})
+   * has Anthropic's body {@code {"type": "error", "error": {"type", "message"}}}, so Anthropic's SDKs show the
+   * message.
+   */
+  public Routes anthropicCompatible(String path) {
+    anthropicPaths.add(path);
+    return this;
+  }
+
+  /** An error body in the shape the clients of {@code path} read; other bodies as they are. */
+  private Object shaped(String path, int status, Object body) {
+    if (status < 400) {
+      return body;
+    }
+    if (openAIPaths.contains(path)) {
+      return ErrorBodies.openAI(status, body);
+    }
+    for (String prefix : anthropicPaths) {
+      if (path.equals(prefix) || path.startsWith(prefix + "/")) {
+        return ErrorBodies.anthropic(status, body);
+      }
+    }
+    return body;
+  }
+
   /** A GET endpoint; HEAD on it answers the same status and headers without the body. */
   public Routes get(String path, JsonHandler handler) {
     Handler wrapped = wrap(path, handler);
@@ -109,11 +138,11 @@ public final class Routes {
       AcceptedConnections.started(req.remotePeer(), req.localPeer());
       String wrongHost = hostCheck.refusal(authority(req));
       if (wrongHost != null) {
-        send(req, res, 421, ErrorBodies.detail(wrongHost));
+        send(req, res, 421, shaped(req.path().path(), 421, ErrorBodies.detail(wrongHost)));
       } else if (targetLength(req) > MAX_TARGET_LENGTH) {
         res.header(HeaderNames.CONNECTION, "close");
-        send(req, res, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
-            + " characters"));
+        send(req, res, 414, shaped(req.path().path(), 414, ErrorBodies.detail("the request target is longer than "
+            + MAX_TARGET_LENGTH + " characters")));
       } else {
         chain.proceed();
       }
@@ -123,11 +152,12 @@ public final class Routes {
     });
     routing.any((req, res) -> {
       java.util.Set<String> allowed = methods.get(req.path().path());
+      String path = req.path().path();
       if (allowed == null) {
-        send(req, res, 404, ErrorBodies.detail("Not Found"));
+        send(req, res, 404, shaped(path, 404, ErrorBodies.detail("Not Found")));
       } else {
         res.header(HeaderNames.ALLOW, String.join(", ", allowed));
-        send(req, res, 405, ErrorBodies.detail("Method Not Allowed"));
+        send(req, res, 405, shaped(path, 405, ErrorBodies.detail("Method Not Allowed")));
       }
     });
   }
@@ -211,8 +241,8 @@ public final class Routes {
     if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
       // at capacity: refuse now with a hint when to retry, rather than queue without bound
       answer.headers.put(HeaderNames.RETRY_AFTER.defaultCase(), "1");
-      return answer.status(503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
-          + " requests in flight); retry later"));
+      return answer.status(503, shaped(route, 503, ErrorBodies.detail(serverName + " is at capacity ("
+          + maxConcurrentRequests + " requests in flight); retry later")));
     }
     inFlight.incrementAndGet();
     ownInFlight.incrementAndGet();
@@ -221,9 +251,7 @@ public final class Routes {
       if (answer.abandoned) {
         abandoned(route, in);
       }
-      if (answer.status >= 400 && openAIPaths.contains(route)) {
-        answer.body = ErrorBodies.openAI(answer.status, answer.body);
-      }
+      answer.body = shaped(route, answer.status, answer.body);
       return answer;
     } finally {
       ownInFlight.decrementAndGet();
@@ -425,19 +453,21 @@ public final class Routes {
   InProcess.Answered serve(InProcess.Request request, CallerWatch watch) {
     String wrongHost = hostCheck.refusal(request.authority());
     if (wrongHost != null) {
-      return answered(request, 421, ErrorBodies.detail(wrongHost), Map.of(), java.util.List.of());
+      return answered(request, 421, shaped(request.path(), 421, ErrorBodies.detail(wrongHost)), Map.of(),
+          java.util.List.of());
     }
     if (request.path().length() > MAX_TARGET_LENGTH) {
-      return answered(request, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
-          + " characters"), Map.of("Connection", "close"), java.util.List.of());
+      return answered(request, 414, shaped(request.path(), 414, ErrorBodies.detail("the request target is longer "
+          + "than " + MAX_TARGET_LENGTH + " characters")), Map.of("Connection", "close"), java.util.List.of());
     }
     JsonHandler handler = endpoints.get(request.method() + " " + request.path());
     if (handler == null) {
       java.util.Set<String> allowed = methods.get(request.path());
       return allowed == null
-          ? answered(request, 404, ErrorBodies.detail("Not Found"), Map.of(), java.util.List.of())
-          : answered(request, 405, ErrorBodies.detail("Method Not Allowed"), Map.of("Allow", String.join(", ",
-              allowed)), java.util.List.of());
+          ? answered(request, 404, shaped(request.path(), 404, ErrorBodies.detail("Not Found")), Map.of(),
+              java.util.List.of())
+          : answered(request, 405, shaped(request.path(), 405, ErrorBodies.detail("Method Not Allowed")),
+              Map.of("Allow", String.join(", ", allowed)), java.util.List.of());
     }
     String route = request.path();
     byte[] body = request.body() == null ? new byte[0] : request.body();
@@ -454,7 +484,8 @@ public final class Routes {
       } catch (Exception e) {
         LOG.debug("{} {} on {}: the event stream ended early: {}", request.method(), request.path(), serverName,
             e.toString());
-        answer.status(500, ErrorBodies.detail("the event stream of " + serverName + " ended early"));
+        answer.status(500, shaped(route, 500, ErrorBodies.detail("the event stream of " + serverName
+            + " ended early")));
       }
     }
     InProcess.Answered answered = answered(request, answer.status, answer.body, answer.headers, answer.cookies);

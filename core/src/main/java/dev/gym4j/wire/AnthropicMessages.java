@@ -543,7 +543,8 @@ public final class AnthropicMessages {
       case 429 -> "rate_limit_error";
       case 504 -> "timeout_error";
       case 503, 529 -> "overloaded_error";
-      default -> "api_error";
+      // Anthropic: invalid_request_error may also stand for 4xx statuses it does not list
+      default -> status < 500 ? "invalid_request_error" : "api_error";
     };
   }
 

@@ -139,6 +139,37 @@ public final class ResponseEvents {
     }
   }
 
+  // ---------------------------------------------------------------- an item streamed as it is made
+
+  /**
+   * {@code response.output_item.added} for an item whose content follows piece by piece ({@link #itemEvent},
+   * then {@link #itemDone}), as an upstream streams it; returns the item's output index.
+   */
+  public int itemAdded(ObjectNode shell) throws IOException {
+    ObjectNode item = OpenAIShapes.item(shell);
+    int index = outputIndex++;
+    send("response.output_item.added", event -> event.put("output_index", index).set("item", item));
+    return index;
+  }
+
+  /**
+   * One event about the item at {@code index} as it grows, such as {@code response.output_text.delta}:
+   * {@code item_id} and {@code output_index}, then the given fields.
+   */
+  public void itemEvent(String type, String itemId, int index, java.util.function.Consumer<ObjectNode> fields)
+      throws IOException {
+    send(type, event -> {
+      event.put("item_id", itemId).put("output_index", index);
+      fields.accept(event);
+    });
+  }
+
+  /** {@code response.output_item.done} for the item at {@code index}, whole. */
+  public void itemDone(int index, JsonNode item) throws IOException {
+    ObjectNode whole = OpenAIShapes.item(item);
+    send("response.output_item.done", event -> event.put("output_index", index).set("item", whole));
+  }
+
   /** The last event: {@code response.completed}, or {@code response.incomplete}/{@code failed} by the status. */
   public void finished(Response response) throws IOException {
     String type = switch (response.status() == null ? Response.COMPLETED : response.status()) {

@@ -1,9 +1,11 @@
 package dev.gym4j.models;
 
+import java.io.InputStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.Secrets;
@@ -12,6 +14,8 @@ import dev.gym4j.model.ModelServer;
 import dev.gym4j.model.UpstreamHealth;
 import dev.gym4j.server.Call;
 import dev.gym4j.server.Implementation;
+import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.wire.ChatChunks;
 import dev.gym4j.wire.ChatCompletion;
 import dev.gym4j.wire.ChatCompletionRequest;
 import dev.gym4j.wire.Response;
@@ -28,6 +32,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code https://api.anthropic.com/v1}; {@code /v1} is added when missing), {@code anthropic_version} (default
  * {@code 2023-06-01}), {@code thinking} or {@code thinking_budget_tokens}, {@code extra_body},
  * {@code max_concurrent_requests}. The key goes in the {@code x-api-key} header and nowhere else.
+ *
+ * <p>{@code stream: true} on either route streams from the upstream ({@link AnthropicStream}); the final
+ * Response (or the chat finish and usage) is the one the same upstream message gives unstreamed.
  */
 @Implementation("anthropic_model")
 public final class AnthropicModel extends ModelServer {
@@ -86,6 +93,27 @@ public final class AnthropicModel extends ModelServer {
     ObjectNode body = AnthropicUpstream.request(request, model, maxTokens, extraBody);
     ObjectNode answer = upstream.postForObject(messagesUrl, body);
     return Upstream.validated(messagesUrl, () -> AnthropicUpstream.response(answer, request.json(), model));
+  }
+
+  /** Streams from the upstream ({@code stream: true} there): its events become Responses events as they arrive. */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamResponses(ResponseCreateParams request, Call call) {
+    ObjectNode body = AnthropicUpstream.request(request, model, maxTokens, extraBody);
+    body.put("stream", true);
+    InputStream events = upstream.openEvents(messagesUrl, body);
+    return Optional.of(AnthropicStream.relay(messagesUrl, events, context().client().settings().requestTimeout(),
+        sink -> new AnthropicResponseStream(sink, messagesUrl, request.json(), model)));
+  }
+
+  /** As {@link #streamResponses}, into chat chunks, with the usage chunk when the caller asked for it. */
+  @Override
+  protected Optional<ServerSentEvents.Stream> streamChatCompletions(ChatCompletionRequest request, Call call) {
+    ObjectNode body = AnthropicUpstream.chatRequest(request.json(), model, maxTokens, extraBody);
+    body.put("stream", true);
+    boolean usage = ChatChunks.includeUsage(call.bodyObject());
+    InputStream events = upstream.openEvents(messagesUrl, body);
+    return Optional.of(AnthropicStream.relay(messagesUrl, events, context().client().settings().requestTimeout(),
+        sink -> new AnthropicChatStream(sink, messagesUrl, model, usage)));
   }
 
   @Override

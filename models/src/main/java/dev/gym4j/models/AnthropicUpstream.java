@@ -194,12 +194,19 @@ final class AnthropicUpstream {
 
   /** The upstream's answer as a Response to {@code request}; a shape we cannot read is a {@link FieldError}. */
   static Response response(ObjectNode answer, ObjectNode request, String model) {
-    ObjectNode response = Json.object();
-    response.put("id", Ids.of("resp_"));
-    response.put("object", "response");
-    response.put("created_at", Instant.now().getEpochSecond());
-    response.put("model", model);
-    response.set("output", outputItems(answer.get("content")));
+    return response(answer, request, model, head(request, model, Ids.of("resp_"), Instant.now().getEpochSecond()),
+        Ids::of);
+  }
+
+  /**
+   * As {@link #response(ObjectNode, ObjectNode, String)}, with the given head ({@link #head}) and item ids:
+   * {@code itemIds} gives the id of each reasoning ({@code rs_}) and message ({@code msg_}) item in output order,
+   * as a stream announced them.
+   */
+  static Response response(ObjectNode answer, ObjectNode request, String model, ObjectNode head,
+      java.util.function.UnaryOperator<String> itemIds) {
+    ObjectNode response = head.deepCopy();
+    response.set("output", outputItems(answer.get("content"), itemIds));
     String stop = answer.path("stop_reason").asString("");
     String incomplete = switch (stop) {
       case "max_tokens", "model_context_window_exceeded" -> "max_output_tokens";
@@ -217,6 +224,20 @@ final class AnthropicUpstream {
         && sequence.isString()) {
       response.set(AnthropicMessages.STOP_SEQUENCE, sequence);
     }
+    response.set("usage", usage(answer.get("usage")));
+    return Response.of(response);
+  }
+
+  /** A Response's fields known before the answer: id, time, model and what it echoes of the request. */
+  static ObjectNode head(ObjectNode request, String model, String id, long createdAt) {
+    ObjectNode response = Json.object();
+    response.put("id", id);
+    response.put("object", "response");
+    response.put("created_at", createdAt);
+    response.put("model", model);
+    response.putArray("output");
+    response.put("status", "in_progress");
+    response.putNull("incomplete_details");
     response.putNull("error");
     for (String field : ChatToResponses.ECHOED) {
       response.set(field, request.has(field) ? request.get(field) : null);
@@ -230,11 +251,10 @@ final class AnthropicUpstream {
     if (!request.has("parallel_tool_calls")) {
       response.put("parallel_tool_calls", true);
     }
-    response.set("usage", usage(answer.get("usage")));
-    return Response.of(response);
+    return response;
   }
 
-  private static ArrayNode outputItems(JsonNode content) {
+  private static ArrayNode outputItems(JsonNode content, java.util.function.UnaryOperator<String> itemIds) {
     if (content == null || !content.isArray()) {
       throw new FieldError(List.of("content"), "Input should be a valid list", "list_type");
     }
@@ -251,46 +271,55 @@ final class AnthropicUpstream {
         continue;
       }
       if (pending) {
-        output.add(outputMessage(text.toString()));
+        output.add(outputMessage(text.toString(), itemIds.apply("msg_")));
         text.setLength(0);
         pending = false;
       }
-      switch (type) {
-        case "thinking" -> {
-          ObjectNode reasoning = output.addObject().put("type", "reasoning").put("id", Ids.of("rs_"));
-          reasoning.putArray("summary").addObject().put("type", "summary_text")
-              .put("text", block.path("thinking").asString(""));
-          reasoning.set("encrypted_content", block.get("signature") instanceof JsonNode s && s.isString() ? s : null);
-        }
-        case "redacted_thinking" -> {
-          ObjectNode reasoning = output.addObject().put("type", "reasoning").put("id", Ids.of("rs_"));
-          reasoning.putArray("summary");
-          reasoning.put("encrypted_content", block.path("data").asString(""));
-        }
-        case "tool_use" -> {
-          JsonNode input = block.get("input");
-          if (input == null || !input.isObject() || !block.path("id").isString() || !block.path("name").isString()) {
-            throw new FieldError(at, "a tool_use block needs a string id and name and an object input", "value_error");
-          }
-          ObjectNode call = output.addObject().put("type", "function_call");
-          call.put("id", block.get("id").asString());
-          call.put("call_id", block.get("id").asString());
-          call.put("name", block.get("name").asString());
-          call.put("arguments", Json.write(input));
-          call.put("status", "completed");
-        }
-        default -> throw new FieldError(Shape.at(at, "type"), "unsupported content block '" + type + "'",
-            "value_error");
-      }
+      output.add(item(block, at, itemIds));
     }
     if (pending || output.isEmpty()) {
-      output.add(outputMessage(text.toString()));
+      output.add(outputMessage(text.toString(), itemIds.apply("msg_")));
     }
     return output;
   }
 
-  private static ObjectNode outputMessage(String text) {
-    ObjectNode message = Json.object().put("id", Ids.of("msg_")).put("type", "message").put("role", "assistant")
+  /** The output item of one content block other than text (text blocks in a row make one message). */
+  static ObjectNode item(ObjectNode block, List<Object> at, java.util.function.UnaryOperator<String> itemIds) {
+    String type = block.path("type").asString("");
+    switch (type) {
+      case "thinking" -> {
+        ObjectNode reasoning = Json.object().put("type", "reasoning").put("id", itemIds.apply("rs_"));
+        reasoning.putArray("summary").addObject().put("type", "summary_text")
+            .put("text", block.path("thinking").asString(""));
+        reasoning.set("encrypted_content", block.get("signature") instanceof JsonNode s && s.isString() ? s : null);
+        return reasoning;
+      }
+      case "redacted_thinking" -> {
+        ObjectNode reasoning = Json.object().put("type", "reasoning").put("id", itemIds.apply("rs_"));
+        reasoning.putArray("summary");
+        reasoning.put("encrypted_content", block.path("data").asString(""));
+        return reasoning;
+      }
+      case "tool_use" -> {
+        JsonNode input = block.get("input");
+        if (input == null || !input.isObject() || !block.path("id").isString() || !block.path("name").isString()) {
+          throw new FieldError(at, "a tool_use block needs a string id and name and an object input", "value_error");
+        }
+        ObjectNode call = Json.object().put("type", "function_call");
+        call.put("id", block.get("id").asString());
+        call.put("call_id", block.get("id").asString());
+        call.put("name", block.get("name").asString());
+        call.put("arguments", Json.write(input));
+        call.put("status", "completed");
+        return call;
+      }
+      default -> throw new FieldError(Shape.at(at, "type"), "unsupported content block '" + type + "'",
+          "value_error");
+    }
+  }
+
+  static ObjectNode outputMessage(String text, String id) {
+    ObjectNode message = Json.object().put("id", id).put("type", "message").put("role", "assistant")
         .put("status", "completed");
     message.putArray("content").addObject().put("type", "output_text").put("text", text).putArray("annotations");
     return message;
@@ -397,7 +426,7 @@ final class AnthropicUpstream {
 
   /** A Messages answer as a Chat completion: text, reasoning_content from thinking, tool calls, finish reason. */
   static ObjectNode chatCompletion(ObjectNode answer, String model) {
-    ArrayNode output = outputItems(answer.get("content"));
+    ArrayNode output = outputItems(answer.get("content"), Ids::of);
     ObjectNode message = Json.object().put("role", "assistant");
     StringBuilder text = new StringBuilder();
     StringBuilder thinking = new StringBuilder();

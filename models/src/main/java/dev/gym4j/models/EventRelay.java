@@ -27,7 +27,7 @@ final class EventRelay {
   private EventRelay() {}
 
   /** Writing to our caller failed: the stream is over, with nobody to tell. */
-  private static final class CallerFailed extends UncheckedIOException {
+  static final class CallerFailed extends UncheckedIOException {
     CallerFailed(IOException cause) {
       super(cause);
     }
@@ -76,11 +76,12 @@ final class EventRelay {
     });
   }
 
-  private interface Write {
+  interface Write {
     void run() throws IOException;
   }
 
-  private static void send(Write write) {
+  /** Runs a write to our caller; its failure becomes a {@link CallerFailed}, told apart from the upstream's. */
+  static void send(Write write) {
     try {
       write.run();
     } catch (IOException e) {

@@ -28,7 +28,14 @@ class AnthropicSdkConformanceTest {
                    "tools": [{"name": "get_weather", "description": "Weather now",
                               "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}],
                    "messages": [{"role": "user", "content": "Weather in Paris?"}]},
-       "bad": {"model": "claude-policy", "max_tokens": 256, "messages": [{"role": "robot", "content": "hi"}]}}""";
+       "bad": {"model": "claude-policy", "max_tokens": 256, "messages": [{"role": "robot", "content": "hi"}]},
+       "errors": [{"call": "count_tokens", "request": {"model": "claude-policy",
+                                                      "messages": [{"role": "user", "content": "hi"}]}},
+                  {"call": "create", "request": {"model": "claude-policy", "max_tokens": 8,
+                                                 "messages": [{"role": "user", "content": "%s"}]}},
+                  {"call": "create", "request": {"model": "claude-policy", "max_tokens": 8,
+                                                 "messages": [{"role": "user", "content": "FAIL_UPSTREAM"}]}}]}"""
+      .formatted("x".repeat(40_000));
 
   @TempDir
   Path dir;
@@ -38,14 +45,16 @@ class AnthropicSdkConformanceTest {
   @BeforeEach
   void start() {
     vllm = ScriptedUpstream.start();
-    vllm.otherwise(request -> Answer.text("Sunny.").withReasoning("Check the weather.")
-        .withToolCall("get_weather", "{\"city\": \"Paris\"}"));
+    vllm.otherwise(request -> request.toString().contains("FAIL_UPSTREAM") ? Answer.error(500, "{\"error\": \"boom\"}")
+        : Answer.text("Sunny.").withReasoning("Check the weather.").withToolCall("get_weather",
+            "{\"city\": \"Paris\"}"));
     model = new ModelHarness(dir, "vllm_model", """
         base_url: %s
         api_key: dummy
         model: policy
         return_token_id_information: true
         uses_reasoning_parser: true
+        max_body_bytes: 32768
         """.formatted(vllm.baseUrl()));
   }
 
@@ -76,6 +85,17 @@ class AnthropicSdkConformanceTest {
     assertThat(error.get("status").asInt()).isEqualTo(400);
     assertThat(error.get("type").asString()).isEqualTo("invalid_request_error");
     assertThat(error.get("message").asString()).startsWith("messages.0.role:");
+    // every other failure of the route, read through the SDK: its status, Anthropic's error type and our message
+    JsonNode errors = result.get("errors");
+    assertSdkError(errors.get(0), 404, "not_found_error", "Not Found");
+    assertSdkError(errors.get(1), 413, "request_too_large", "larger than 32768 bytes");
+    assertSdkError(errors.get(2), 502, "api_error", "answered 500");
+  }
+
+  static void assertSdkError(JsonNode error, int status, String type, String message) {
+    assertThat(error.get("status").asInt()).as(error.toString()).isEqualTo(status);
+    assertThat(error.get("type").asString()).isEqualTo(type);
+    assertThat(error.get("message").asString()).contains(message);
   }
 
   static void assertMessage(JsonNode message) {

@@ -1,6 +1,7 @@
 // The Anthropic TypeScript SDK as a client of a gym4j server: usage `node anthropic_sdk.mjs <base url> <scenario>`,
-// where the scenario is {"request": <a Messages request>, "bad": <a request the server must refuse>}. Prints what
-// the SDK's typed objects hold, field by field, as one JSON document.
+// where the scenario is {"request": <a Messages request>, "bad": <a request the server must refuse>} and, optionally,
+// "errors": [{"call": "create" | "count_tokens", "request": <a request the server must refuse>}]. Prints what the
+// SDK's typed objects hold, field by field, as one JSON document.
 import Anthropic from '@anthropic-ai/sdk';
 
 const [baseURL, scenarioText] = process.argv.slice(2);
@@ -37,13 +38,23 @@ const stream = client.messages.stream(scenario.request);
 stream.on('streamEvent', (event) => { events[event.type] = (events[event.type] ?? 0) + 1; });
 const streamed = await stream.finalMessage();
 
-let error = null;
-try {
-  await client.messages.create(scenario.bad);
-} catch (e) {
-  if (!(e instanceof Anthropic.APIError)) throw e;
-  error = { class: e.constructor.name, status: e.status, type: e.error?.error?.type ?? null,
-    message: e.error?.error?.message ?? null };
+async function refused(call) {
+  try {
+    await call();
+  } catch (e) {
+    if (!(e instanceof Anthropic.APIError)) throw e;
+    return { class: e.constructor.name, status: e.status, type: e.error?.error?.type ?? null,
+      message: e.error?.error?.message ?? null };
+  }
+  return null;
 }
 
-console.log(JSON.stringify({ sdk: 'typescript', plain: read(plain), streamed: read(streamed), events, error }));
+const error = await refused(() => client.messages.create(scenario.bad));
+const errors = [];
+for (const { call, request } of scenario.errors ?? []) {
+  errors.push(await refused(() => call === 'count_tokens' ? client.messages.countTokens(request)
+    : client.messages.create(request)));
+}
+
+console.log(JSON.stringify({ sdk: 'typescript', plain: read(plain), streamed: read(streamed), events, error,
+  errors }));

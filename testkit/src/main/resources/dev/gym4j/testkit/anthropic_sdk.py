@@ -1,7 +1,8 @@
 """The Anthropic Python SDK as a client of a gym4j server.
 
 Usage: python anthropic_sdk.py <base url> <scenario>, where the scenario is {"request": <a Messages request>,
-"bad": <a request the server must refuse>}. Prints what the SDK's typed objects hold, field by field, as JSON.
+"bad": <a request the server must refuse>} and, optionally, "errors": [{"call": "create" | "count_tokens",
+"request": <a request the server must refuse>}]. Prints what the SDK's typed objects hold, field by field, as JSON.
 """
 import json
 import sys
@@ -51,17 +52,23 @@ with client.messages.stream(**scenario["request"]) as stream:
         events[event.type] = events.get(event.type, 0) + 1
     streamed = stream.get_final_message()
 
-error = None
-try:
-    client.messages.create(**scenario["bad"])
-except anthropic.APIStatusError as e:
-    body = e.body if isinstance(e.body, dict) else {}
-    error = {
-        "class": type(e).__name__,
-        "status": e.status_code,
-        "type": body.get("error", {}).get("type"),
-        "message": body.get("error", {}).get("message"),
-    }
+def refused(call, request):
+    try:
+        call(**request)
+    except anthropic.APIStatusError as e:
+        body = e.body if isinstance(e.body, dict) else {}
+        return {
+            "class": type(e).__name__,
+            "status": e.status_code,
+            "type": body.get("error", {}).get("type"),
+            "message": body.get("error", {}).get("message"),
+        }
+    return None
+
+
+error = refused(client.messages.create, scenario["bad"])
+errors = [refused(client.messages.count_tokens if each["call"] == "count_tokens" else client.messages.create,
+                  each["request"]) for each in scenario.get("errors", [])]
 
 print(json.dumps({"sdk": "python", "plain": read(plain), "streamed": read(streamed), "events": events,
-                  "error": error}))
+                  "error": error, "errors": errors}))
