@@ -196,6 +196,9 @@ public final class MessagesRoute {
         }
         if (event != null) {
           sink.send(event.name(), event.data());
+          if (event.name().equals("message_stop") || event.name().equals("error")) {
+            return; // the message is over: whatever the source still does is cancelled
+          }
         } else if (System.nanoTime() - end > 0) {
           sink.send("error", AnthropicMessages.errorBody("timeout_error", "no answer within " + LONGEST.toMinutes()
               + " minutes"));
