@@ -92,6 +92,11 @@ abstract class VerifyingAgent extends AgentServer {
    * request continues with them) and announced on the last event as {@value #COOKIES_FIELD}.
    */
   @Override
+  protected final boolean streamsLive() {
+    return true;
+  }
+
+  @Override
   protected final Object streamResponses(ResponseCreateParams request, Call call) {
     Map<String, String> cookies = episodeCookies.startingWith(call);
     return dev.gym4j.server.ServerSentEvents.stream(socket -> {

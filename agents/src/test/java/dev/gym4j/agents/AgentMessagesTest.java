@@ -123,8 +123,54 @@ class AgentMessagesTest {
 
     HttpReply streamed = post(REQUEST.replace("\"max_tokens\": 512,", "\"max_tokens\": 512, \"stream\": true,"));
     List<EventStreamReader.Event> events = EventStreamReader.read(streamed.text());
-    assertThat(events).extracting(EventStreamReader.Event::name).containsExactly("message_start", "ping", "error");
+    // the episode streams live: its failure follows the start (pings may come between while it runs)
+    assertThat(events).extracting(EventStreamReader.Event::name).filteredOn(name -> !name.equals("ping"))
+        .containsExactly("message_start", "error");
     assertThat(events.getLast().data().get("_ng_failure_class").asString()).isEqualTo("model_error");
+  }
+
+  @Test
+  void aStreamedEpisodeSendsItsFirstBlocksBeforeTheEpisodeEnds() throws Exception {
+    java.util.concurrent.CountDownLatch clientSawToolUse = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean secondCallWaited = new java.util.concurrent.atomic.AtomicBoolean();
+    model.otherwise(request -> {
+      if (request.get("messages").findValues("tool_call_id").isEmpty()) {
+        return Answer.toolCall("increment_counter", "{\"count\": 1}").withReasoning("Add one.");
+      }
+      // the episode's second model call waits until the client has read the first call's tool_use block
+      try {
+        secondCallWaited.set(clientSawToolUse.await(30, java.util.concurrent.TimeUnit.SECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Answer.text("Done.");
+    });
+    var client = java.net.http.HttpClient.newHttpClient();
+    try {
+      var response = client.send(java.net.http.HttpRequest.newBuilder(agent().resolve("/v1/messages"))
+          .POST(java.net.http.HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 512,",
+              "\"max_tokens\": 512, \"stream\": true,"))).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+      assertThat(response.statusCode()).isEqualTo(200);
+      List<EventStreamReader.Event> events = new java.util.ArrayList<>();
+      try (var in = response.body()) {
+        dev.gym4j.server.ServerSentEvents.read(in, 1 << 20, java.time.Duration.ofSeconds(30), event -> {
+          JsonNode data = event.json();
+          events.add(new EventStreamReader.Event(event.name(), data));
+          if (data.path("content_block").path("type").asString("").equals("tool_use")) {
+            clientSawToolUse.countDown();
+          }
+          return true;
+        });
+      }
+      assertThat(secondCallWaited).as("the tool_use block reached the client while the episode still ran").isTrue();
+      ObjectNode streamed = EventStreamReader.anthropicMessage(events);
+      assertEpisode(streamed);
+      assertThat(normalized(streamed)).isEqualTo(normalized(post(REQUEST).json()));
+    } finally {
+      clientSawToolUse.countDown();
+      client.shutdownNow();
+    }
   }
 
   @ParameterizedTest

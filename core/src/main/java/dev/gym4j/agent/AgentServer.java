@@ -61,6 +61,14 @@ public abstract class AgentServer extends GymServer {
   }
 
   /**
+   * Whether {@link #streamResponses} streams the episode while it runs; then a streamed {@code /v1/messages} is
+   * made from it too. By default it does not, and {@code /v1/messages} pings its reader until the episode ends.
+   */
+  protected boolean streamsLive() {
+    return false;
+  }
+
+  /**
    * The answer to {@code POST /aggregate_metrics} ({@code {"verify_responses": [...]}}): by default computed
    * here, as NeMo Gym's agents do; an agent that proxies it to its environment overrides this.
    */
@@ -89,7 +97,8 @@ public abstract class AgentServer extends GymServer {
     });
     routes.openAICompatible("/v1/responses");
     // the episode in the Anthropic Messages API, streamed or not
-    routes.post("/v1/messages", call -> dev.gym4j.model.MessagesRoute.handle(call, params -> responses(params, call)));
+    routes.post("/v1/messages", call -> dev.gym4j.model.MessagesRoute.handle(call, params -> responses(params, call),
+        params -> streamsLive() ? streamResponses(params, call) : null, dev.gym4j.model.MessagesRoute.Live.EPISODE));
     routes.anthropicCompatible("/v1/messages");
     routes.post("/aggregate_metrics", call -> {
       try {

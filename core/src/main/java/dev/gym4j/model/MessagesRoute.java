@@ -22,6 +22,7 @@ import dev.gym4j.server.Call;
 import dev.gym4j.server.Reply;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.wire.AnthropicMessages;
+import dev.gym4j.wire.AnthropicEvents;
 import dev.gym4j.wire.Response;
 import dev.gym4j.wire.ResponseCreateParams;
 import tools.jackson.databind.JsonNode;
@@ -36,10 +37,12 @@ import org.slf4j.LoggerFactory;
  * {@code {"type": "error", "error": {"type", "message"}}}: bad input a 400 naming the field, an upstream's
  * failure 502 or 504.
  *
- * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. {@code message_start} goes out at
- * once and a {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take
- * minutes), then the content blocks, {@code message_delta} and {@code message_stop}; a failure after the first
- * event is an {@code error} event. A reader that leaves cancels the work.
+ * <p>With {@code "stream": true} the answer is Anthropic's server-sent events. A server that streams live (a model
+ * server whose upstream streams, an agent that streams its episode) has its Responses events turned into
+ * Anthropic's as they come ({@link AnthropicEvents}). Otherwise {@code message_start} goes out at once and a
+ * {@code ping} every {@link #PING_EVERY} while the answer is made (an agent's episode can take minutes), then the
+ * content blocks, {@code message_delta} and {@code message_stop}. Either way a failure after the first event is
+ * an {@code error} event, and a reader that leaves cancels the work.
  */
 public final class MessagesRoute {
   private static final Logger LOG = LoggerFactory.getLogger(MessagesRoute.class);
@@ -52,6 +55,26 @@ public final class MessagesRoute {
 
   /** The route's answer; {@code responses} answers Responses params with a Response, a Reply or a JSON object. */
   public static Object handle(Call call, Function<ResponseCreateParams, Object> responses) {
+    return handle(call, responses, params -> null, Live.DELTAS);
+  }
+
+  /** How a live Responses stream becomes Anthropic's events ({@link AnthropicEvents}). */
+  public enum Live {
+    /** Text and thinking delta by delta: a model server whose answers carry no token ids. */
+    DELTAS,
+    /** Each item's blocks whole when it is done, token ids included: a model server whose answers carry them. */
+    ITEMS,
+    /** As {@link #ITEMS}, for an agent's episode: an error event keeps the failure class. */
+    EPISODE
+  }
+
+  /**
+   * As {@link #handle(Call, Function)}; a streamed answer comes from {@code live} when it gives a Responses event
+   * stream (null when the server cannot stream live; a failed Reply keeps its status), turned into Anthropic's
+   * events as it goes, as {@code how} says.
+   */
+  public static Object handle(Call call, Function<ResponseCreateParams, Object> responses,
+      Function<ResponseCreateParams, Object> live, Live how) {
     ObjectNode body;
     ResponseCreateParams params;
     try {
@@ -63,7 +86,25 @@ public final class MessagesRoute {
     String model = body.get("model").asString();
     String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
     if (body.path("stream").asBoolean(false)) {
-      return ServerSentEvents.stream(sink -> stream(sink, id, model, () -> responses.apply(params)));
+      Object events;
+      try {
+        events = live.apply(params);
+      } catch (FieldError | UpstreamException | RolloutFailure e) {
+        return failure(e);
+      }
+      if (events instanceof Reply reply && reply.status() >= 400) {
+        return failed(reply);
+      }
+      if (events instanceof ServerSentEvents.Stream upstream) {
+        return ServerSentEvents.stream(sink -> relay(sink, upstream, queue -> switch (how) {
+          case DELTAS -> AnthropicEvents.live(queue, id, model);
+          case ITEMS -> AnthropicEvents.itemByItem(queue, id, model, null);
+          case EPISODE -> AnthropicEvents.itemByItem(queue, id, model, AgentServer.FAILURE_CLASS);
+        }));
+      }
+      Object answer = events;
+      return ServerSentEvents.stream(sink -> stream(sink, id, model, answer != null ? () -> answer
+          : () -> responses.apply(params)));
     }
     Outcome outcome = outcome(() -> responses.apply(params));
     if (outcome.failure() != null) {
@@ -87,19 +128,111 @@ public final class MessagesRoute {
       }
       return new Outcome(Response.of(Json.toTree(json instanceof dev.gym4j.json.JsonView view ? view.json() : json)),
           null);
-    } catch (FieldError e) {
-      return new Outcome(null, Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString())));
-    } catch (UpstreamException e) {
-      int status = e.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
-      return new Outcome(null, Reply.of(status, AnthropicMessages.errorBody(AnthropicMessages.errorType(status),
-          Secrets.redact(e.getMessage()))).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
-          e.kind().name().toLowerCase(java.util.Locale.ROOT)));
-    } catch (RolloutFailure e) {
-      ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(e.status()),
-          Secrets.redact(e.getMessage()));
-      error.put(AgentServer.FAILURE_CLASS, e.failureClass());
-      return new Outcome(null, Reply.of(e.status(), error).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
-          e.failureClass()));
+    } catch (FieldError | UpstreamException | RolloutFailure e) {
+      return new Outcome(null, failure(e));
+    }
+  }
+
+  /** The Anthropic error answer of bad input (400), an upstream's failure (502, 504) or a failed episode. */
+  private static Reply failure(RuntimeException e) {
+    return switch (e) {
+      case UpstreamException upstream -> {
+        int status = upstream.kind() == UpstreamException.Kind.TIMEOUT ? 504 : 502;
+        yield Reply.of(status, AnthropicMessages.errorBody(AnthropicMessages.errorType(status),
+            Secrets.redact(upstream.getMessage()))).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+            upstream.kind().name().toLowerCase(java.util.Locale.ROOT));
+      }
+      case RolloutFailure rollout -> {
+        ObjectNode error = AnthropicMessages.errorBody(AnthropicMessages.errorType(rollout.status()),
+            Secrets.redact(rollout.getMessage()));
+        error.put(AgentServer.FAILURE_CLASS, rollout.failureClass());
+        yield Reply.of(rollout.status(), error).withHeader(ServerClient.UPSTREAM_FAILURE_HEADER,
+            rollout.failureClass());
+      }
+      default -> Reply.of(400, AnthropicMessages.errorBody("invalid_request_error", e.toString()));
+    };
+  }
+
+  /** How many translated events wait for a slow reader before the stream's source waits too. */
+  static final int RELAY_QUEUE = 64;
+  private static final AnthropicMessages.Event END = new AnthropicMessages.Event("end", null);
+
+  /**
+   * Runs a Responses event stream through an {@link AnthropicEvents} to the client. The source runs on a worker
+   * and hands its events over through a bounded queue, so that this thread can ping a reader while the source is
+   * silent (an agent's model call, a reasoning upstream) and a slow reader stops the source after
+   * {@link #RELAY_QUEUE} events. A failure of the source is an {@code error} event, as is a source that ends
+   * before its answer did; a reader that leaves cancels the source.
+   */
+  private static void relay(ServerSentEvents.Sink sink, ServerSentEvents.Stream upstream,
+      Function<ServerSentEvents.Sink, AnthropicEvents> translator) throws IOException {
+    java.util.concurrent.BlockingQueue<AnthropicMessages.Event> queue =
+        new java.util.concurrent.ArrayBlockingQueue<>(RELAY_QUEUE);
+    AnthropicEvents anthropic = translator.apply(new QueueSink(queue));
+    java.util.concurrent.atomic.AtomicBoolean readerGone = new java.util.concurrent.atomic.AtomicBoolean();
+    Future<?> source = WORKERS.submit(() -> {
+      try {
+        upstream.source().writeTo(anthropic);
+        anthropic.fail("api_error", "the answer's stream ended before the answer did", null);
+      } catch (Exception e) {
+        if (readerGone.get()) {
+          return null;
+        }
+        String errorId = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
+        LOG.warn("POST /v1/messages failed while streaming (error {})", errorId, e);
+        anthropic.fail(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.TIMEOUT
+            ? "timeout_error" : "api_error", "the answer failed while streaming (error " + errorId + ")", null);
+      }
+      queue.put(END);
+      return null;
+    });
+    try {
+      long end = System.nanoTime() + LONGEST.toNanos();
+      AnthropicMessages.Event ping = AnthropicMessages.ping();
+      while (true) {
+        AnthropicMessages.Event event = queue.poll(PING_EVERY.toNanos(), TimeUnit.NANOSECONDS);
+        if (event == END) {
+          return;
+        }
+        if (event != null) {
+          sink.send(event.name(), event.data());
+          if (event.name().equals("message_stop") || event.name().equals("error")) {
+            return; // the message is over: whatever the source still does is cancelled
+          }
+        } else if (System.nanoTime() - end > 0) {
+          sink.send("error", AnthropicMessages.errorBody("timeout_error", "no answer within " + LONGEST.toMinutes()
+              + " minutes"));
+          return;
+        } else {
+          sink.send(ping.name(), ping.data());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while relaying the answer");
+    } finally {
+      // a worker waiting on the full queue is interrupted, and puts nothing after this
+      readerGone.set(true);
+      source.cancel(true);
+    }
+  }
+
+  /** Where the worker's translated events wait for the reader; a full queue makes the worker wait. */
+  private record QueueSink(java.util.concurrent.BlockingQueue<AnthropicMessages.Event> queue)
+      implements ServerSentEvents.Sink {
+    @Override
+    public void send(String name, Object data) throws IOException {
+      try {
+        queue.put(new AnthropicMessages.Event(name, (ObjectNode) data));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("the reader left");
+      }
+    }
+
+    @Override
+    public void sendText(String name, String data) {
+      throw new UnsupportedOperationException("an Anthropic stream sends JSON only");
     }
   }
 

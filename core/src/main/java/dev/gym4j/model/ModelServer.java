@@ -121,7 +121,11 @@ public abstract class ModelServer extends GymServer {
       model.put("owned_by", "gym4j");
       return list;
     });
-    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call)));
+    routes.post("/v1/messages", call -> MessagesRoute.handle(call, params -> responses(params, call),
+        params -> streamResponses(params, call).orElse(null),
+        // token ids come with an item's end, after a live block's start: such answers stream item by item
+        context().config().path("return_token_id_information").asBoolean(false) ? MessagesRoute.Live.ITEMS
+            : MessagesRoute.Live.DELTAS));
     routes.anthropicCompatible("/v1/messages");
     routes.get("/upstream_health", call -> {
       UpstreamHealth health = upstreamHealth();

@@ -419,7 +419,8 @@ public final class AnthropicMessages {
     usage.put("input_tokens", counts == null ? 0 : counts.inputTokens());
     usage.put("output_tokens", counts == null ? 0 : counts.outputTokens());
     if (counts != null && counts.json().path("input_tokens_details").get("cached_tokens") instanceof JsonNode cached
-        && cached.isIntegralNumber()) {
+        && cached.isIntegralNumber() && cached.asLong() > 0) {
+      // 0 is what an absent count means: OpenAI's schema requires cached_tokens, so a response made valid has it
       usage.put("cache_read_input_tokens", cached.asLong());
     }
     return usage;
@@ -471,41 +472,57 @@ public final class AnthropicMessages {
     List<Event> events = new ArrayList<>();
     JsonNode content = message.path("content");
     for (int index = 0; index < content.size(); index++) {
-      ObjectNode block = (ObjectNode) content.get(index);
-      String type = block.path("type").asString("");
-      ObjectNode shell = block.deepCopy();
-      List<ObjectNode> deltas = new ArrayList<>();
-      switch (type) {
-        case "text" -> {
-          shell.put("text", "");
-          deltas.add(Json.object().put("type", "text_delta").put("text", block.path("text").asString("")));
-        }
-        case "thinking" -> {
-          shell.put("thinking", "");
-          shell.put("signature", "");
-          deltas.add(Json.object().put("type", "thinking_delta").put("thinking", block.path("thinking").asString("")));
-          String signature = block.path("signature").asString("");
-          if (!signature.isEmpty()) {
-            deltas.add(Json.object().put("type", "signature_delta").put("signature", signature));
-          }
-        }
-        case "tool_use" -> {
-          shell.putObject("input");
-          String json = block.has("arguments") ? "{}" : Json.write(block.path("input"));
-          deltas.add(Json.object().put("type", "input_json_delta").put("partial_json", json));
-        }
-        default -> { } // redacted_thinking comes whole in its start event
-      }
-      ObjectNode startData = Json.object().put("type", "content_block_start").put("index", index);
-      startData.set("content_block", shell);
-      events.add(new Event("content_block_start", startData));
-      for (ObjectNode delta : deltas) {
-        ObjectNode deltaData = Json.object().put("type", "content_block_delta").put("index", index);
-        deltaData.set("delta", delta);
-        events.add(new Event("content_block_delta", deltaData));
-      }
-      events.add(new Event("content_block_stop", Json.object().put("type", "content_block_stop").put("index", index)));
+      events.addAll(blockEvents(index, (ObjectNode) content.get(index)));
     }
+    events.addAll(end(message));
+    return events;
+  }
+
+  /**
+   * The events of one whole content block at {@code index}: its start (the block with its text emptied, its
+   * other fields, token ids included, as they are), its deltas and its stop.
+   */
+  public static List<Event> blockEvents(int index, ObjectNode block) {
+    List<Event> events = new ArrayList<>();
+    String type = block.path("type").asString("");
+    ObjectNode shell = block.deepCopy();
+    List<ObjectNode> deltas = new ArrayList<>();
+    switch (type) {
+      case "text" -> {
+        shell.put("text", "");
+        deltas.add(Json.object().put("type", "text_delta").put("text", block.path("text").asString("")));
+      }
+      case "thinking" -> {
+        shell.put("thinking", "");
+        shell.put("signature", "");
+        deltas.add(Json.object().put("type", "thinking_delta").put("thinking", block.path("thinking").asString("")));
+        String signature = block.path("signature").asString("");
+        if (!signature.isEmpty()) {
+          deltas.add(Json.object().put("type", "signature_delta").put("signature", signature));
+        }
+      }
+      case "tool_use" -> {
+        shell.putObject("input");
+        String json = block.has("arguments") ? "{}" : Json.write(block.path("input"));
+        deltas.add(Json.object().put("type", "input_json_delta").put("partial_json", json));
+      }
+      default -> { } // redacted_thinking comes whole in its start event
+    }
+    ObjectNode startData = Json.object().put("type", "content_block_start").put("index", index);
+    startData.set("content_block", shell);
+    events.add(new Event("content_block_start", startData));
+    for (ObjectNode delta : deltas) {
+      ObjectNode deltaData = Json.object().put("type", "content_block_delta").put("index", index);
+      deltaData.set("delta", delta);
+      events.add(new Event("content_block_delta", deltaData));
+    }
+    events.add(new Event("content_block_stop", Json.object().put("type", "content_block_stop").put("index", index)));
+    return events;
+  }
+
+  /** The last two events of {@code message}: {@code message_delta} with the stop reason and the usage, {@code message_stop}. */
+  public static List<Event> end(ObjectNode message) {
+    List<Event> events = new ArrayList<>();
     ObjectNode delta = Json.object().put("type", "message_delta");
     delta.putObject("delta").set("stop_reason", message.path("stop_reason"));
     ((ObjectNode) delta.get("delta")).set("stop_sequence", message.get("stop_sequence"));

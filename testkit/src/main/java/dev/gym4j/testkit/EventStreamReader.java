@@ -37,14 +37,14 @@ public final class EventStreamReader {
   /** The message Anthropic's events describe: the start's shell, each block with its deltas applied, the final delta. */
   public static ObjectNode anthropicMessage(List<Event> events) {
     ObjectNode message = null;
-    StringBuilder json = new StringBuilder();
+    // a tool_use block's input arrives as pieces of JSON that parse only once the block stops (as the SDKs read it)
+    java.util.Map<Integer, StringBuilder> json = new java.util.HashMap<>();
     for (Event event : events) {
       JsonNode data = event.data();
       switch (event.name()) {
         case "message_start" -> message = (ObjectNode) data.get("message").deepCopy();
         case "content_block_start" -> {
           ((ArrayNode) message.get("content")).add(data.get("content_block").deepCopy());
-          json.setLength(0);
         }
         case "content_block_delta" -> {
           ObjectNode block = (ObjectNode) message.get("content").get(data.get("index").asInt());
@@ -54,18 +54,22 @@ public final class EventStreamReader {
             case "thinking_delta" -> block.put("thinking", block.get("thinking").asString()
                 + delta.get("thinking").asString());
             case "signature_delta" -> block.put("signature", delta.get("signature").asString());
-            case "input_json_delta" -> {
-              json.append(delta.get("partial_json").asString());
-              block.set("input", Json.parse(json.toString()));
-            }
+            case "input_json_delta" -> json.computeIfAbsent(data.get("index").asInt(), key -> new StringBuilder())
+                .append(delta.get("partial_json").asString());
             default -> throw new AssertionError("unknown delta " + delta);
+          }
+        }
+        case "content_block_stop" -> {
+          StringBuilder input = json.remove(data.get("index").asInt());
+          if (input != null && !input.isEmpty()) {
+            ((ObjectNode) message.get("content").get(data.get("index").asInt())).set("input", Json.parse(input.toString()));
           }
         }
         case "message_delta" -> {
           message.setAll((ObjectNode) data.get("delta"));
           ((ObjectNode) message.get("usage")).setAll((ObjectNode) data.get("usage"));
         }
-        default -> { } // ping, content_block_stop, message_stop
+        default -> { } // ping, message_stop
       }
     }
     return message;

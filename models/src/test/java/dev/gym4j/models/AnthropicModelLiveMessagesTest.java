@@ -1,0 +1,144 @@
+package dev.gym4j.models;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.gym4j.json.Json;
+import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.testkit.EventStreamReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A streamed {@code /v1/messages} on anthropic_model goes Anthropic → Responses → Anthropic live: the upstream
+ * holds back the rest of its stream until our caller has seen the first {@code text_delta}, and what our caller
+ * rebuilds is the unstreamed {@code /v1/messages} answer. NeMo Gym read: responses_api_models/anthropic_model
+ * and nemo_gym/anthropic_converter.py ({@code anthropic_response_to_sse}).
+ */
+class AnthropicModelLiveMessagesTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final String MESSAGE = """
+      {"id": "msg_01Up", "type": "message", "role": "assistant", "model": "claude-up",
+       "content": [{"type": "thinking", "thinking": "The user wants Paris weather.", "signature": "sig-abc=="},
+                   {"type": "text", "text": "Let me check the weather."},
+                   {"type": "tool_use", "id": "toolu_01A", "name": "get_weather", "input": {"city": "Paris"}}],
+       "stop_reason": "tool_use", "stop_sequence": null,
+       "usage": {"input_tokens": 40, "output_tokens": 12, "cache_read_input_tokens": 3}}""";
+  private static final String REQUEST = """
+      {"model": "claude-x", "max_tokens": 256, "messages": [{"role": "user", "content": "Weather in Paris?"}],
+       "tools": [{"name": "get_weather", "input_schema": {"type": "object", "properties": {}}}]}""";
+
+  @TempDir
+  Path dir;
+  HttpServer upstream;
+  ModelHarness model;
+  final CountDownLatch callerSawText = new CountDownLatch(1);
+  final AtomicBoolean restSent = new AtomicBoolean();
+  final HttpClient client = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws IOException {
+    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    upstream.createContext("/v1/messages", exchange -> {
+      JsonNode body = Json.parse(exchange.getRequestBody().readAllBytes());
+      if (!body.path("stream").asBoolean(false)) {
+        byte[] whole = MESSAGE.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, whole.length);
+        exchange.getResponseBody().write(whole);
+        exchange.close();
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+      exchange.sendResponseHeaders(200, 0);
+      OutputStream out = exchange.getResponseBody();
+      boolean held = false;
+      try {
+        for (String event : AnthropicStreamingTest.streamOf(MESSAGE)) {
+          out.write(event.getBytes(StandardCharsets.UTF_8));
+          out.flush();
+          if (!held && event.contains("\"text_delta\"")) {
+            held = true;
+            callerSawText.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            restSent.set(true);
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (IOException e) {
+        // our side left
+      }
+      exchange.close();
+    });
+    upstream.start();
+    model = new ModelHarness(dir, "anthropic_model", """
+        anthropic_base_url: http://127.0.0.1:%d
+        anthropic_api_key: sk-ant-live-0123456789
+        anthropic_model: claude-sonnet-4-6
+        max_tokens: 1024
+        """.formatted(upstream.getAddress().getPort()));
+  }
+
+  @AfterEach
+  void stop() {
+    callerSawText.countDown();
+    client.shutdownNow();
+    model.close();
+    upstream.stop(0);
+  }
+
+  @Test
+  void theFirstTextDeltaArrivesBeforeTheUpstreamSentTheRestAndTheStreamIsTheUnstreamedMessage() throws Exception {
+    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
+        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 256,",
+            "\"max_tokens\": 256, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(response.statusCode()).isEqualTo(200);
+    List<EventStreamReader.Event> events = new ArrayList<>();
+    List<Boolean> restSentAtFirstText = new ArrayList<>();
+    try (InputStream in = response.body()) {
+      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
+        JsonNode data = event.json();
+        events.add(new EventStreamReader.Event(event.name(), data));
+        if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstText.isEmpty()) {
+          restSentAtFirstText.add(restSent.get());
+          callerSawText.countDown();
+        }
+        return true;
+      });
+    }
+    assertThat(restSentAtFirstText).as("the first text_delta came before the upstream sent the rest")
+        .containsExactly(false);
+    ObjectNode streamed = EventStreamReader.anthropicMessage(events);
+    var plain = model.post("/v1/messages", REQUEST);
+    assertThat(plain.status()).as(plain.text()).isEqualTo(200);
+    ObjectNode expected = (ObjectNode) plain.json().deepCopy();
+    expected.remove("id");
+    streamed.remove("id");
+    assertThat(streamed).isEqualTo(expected);
+    assertThat(streamed.get("content").findValuesAsString("type")).containsExactly("thinking", "text", "tool_use");
+    assertThat(streamed.get("content").get(0).get("signature").asString()).isEqualTo("sig-abc==");
+    assertThat(streamed.get("content").get(2).get("input").get("city").asString()).isEqualTo("Paris");
+    assertThat(streamed.get("usage").get("cache_read_input_tokens").asInt()).isEqualTo(3);
+  }
+}
