@@ -39,6 +39,9 @@ public final class EventStreamReader {
     ObjectNode message = null;
     // a tool_use block's input arrives as pieces of JSON that parse only once the block stops (as the SDKs read it)
     java.util.Map<Integer, StringBuilder> json = new java.util.HashMap<>();
+    // text and thinking grow in place, set on the block when it stops or the events end: a long answer has
+    // tens of thousands of deltas, and a string rebuilt per delta would copy it quadratically
+    java.util.Map<Integer, StringBuilder> text = new java.util.TreeMap<>();
     for (Event event : events) {
       JsonNode data = event.data();
       switch (event.name()) {
@@ -50,9 +53,11 @@ public final class EventStreamReader {
           ObjectNode block = (ObjectNode) message.get("content").get(data.get("index").asInt());
           JsonNode delta = data.get("delta");
           switch (delta.get("type").asString()) {
-            case "text_delta" -> block.put("text", block.get("text").asString() + delta.get("text").asString());
-            case "thinking_delta" -> block.put("thinking", block.get("thinking").asString()
-                + delta.get("thinking").asString());
+            case "text_delta", "thinking_delta" -> {
+              String field = delta.get("type").asString().equals("text_delta") ? "text" : "thinking";
+              text.computeIfAbsent(data.get("index").asInt(), key -> new StringBuilder(block.get(field).asString()))
+                  .append(delta.get(field).asString());
+            }
             case "signature_delta" -> block.put("signature", delta.get("signature").asString());
             case "input_json_delta" -> json.computeIfAbsent(data.get("index").asInt(), key -> new StringBuilder())
                 .append(delta.get("partial_json").asString());
@@ -60,6 +65,7 @@ public final class EventStreamReader {
           }
         }
         case "content_block_stop" -> {
+          grown(message, data.get("index").asInt(), text.remove(data.get("index").asInt()));
           StringBuilder input = json.remove(data.get("index").asInt());
           if (input != null && !input.isEmpty()) {
             ((ObjectNode) message.get("content").get(data.get("index").asInt())).set("input", Json.parse(input.toString()));
@@ -72,6 +78,16 @@ public final class EventStreamReader {
         default -> { } // ping, message_stop
       }
     }
+    for (var open : text.entrySet()) { // blocks an error cut short keep what came
+      grown(message, open.getKey(), open.getValue());
+    }
     return message;
+  }
+
+  private static void grown(ObjectNode message, int index, StringBuilder text) {
+    if (text != null) {
+      ObjectNode block = (ObjectNode) message.get("content").get(index);
+      block.put(block.has("text") ? "text" : "thinking", text.toString());
+    }
   }
 }
