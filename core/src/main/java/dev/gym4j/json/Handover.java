@@ -120,7 +120,11 @@ public final class Handover {
     if (node.isInt()) {
       return count(11) ? node : null;
     }
-    if (node.isLong() && (node.longValue() < Integer.MIN_VALUE || node.longValue() > Integer.MAX_VALUE)) {
+    if (node.isIntegralNumber() && node.canConvertToInt()) {
+      // a small long, a short, a small big integer: the same digits, which read back as an int
+      return count(11) ? IntNode.valueOf(node.intValue()) : null;
+    }
+    if (node.isLong()) {
       return count(20) ? node : null;
     }
     if (node instanceof DecimalNode decimal) {
@@ -130,8 +134,15 @@ public final class Handover {
         return count(text.length()) ? node : null;
       }
     }
-    // a short, a small long, a double, a float, a big integer, a decimal written as an integer: read back,
-    // and kept only when it writes the same text again
+    if ((node.isDouble() || node.isFloat()) && Double.isFinite(node.doubleValue())) {
+      // written as Double.toString or Float.toString gives it, read back as that text's BigDecimal: kept when
+      // that decimal writes the same text again (1.0E-5 would come back as 0.000010)
+      String text = node.isDouble() ? Double.toString(node.doubleValue()) : Float.toString(node.floatValue());
+      BigDecimal value = new BigDecimal(text);
+      return value.toString().equals(text) && count(text.length()) ? DecimalNode.valueOf(value) : null;
+    }
+    // a big integer past an int, a decimal written as an integer, a double that is not finite: read back,
+    // and kept only when it is a number that writes the same text again
     byte[] text = Json.writeBytes(node);
     JsonNode read = Json.parse(text);
     if (!read.isNumber() || !Arrays.equals(text, Json.writeBytes(read)) || !count(text.length)) {
