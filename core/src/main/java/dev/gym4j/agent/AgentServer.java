@@ -43,6 +43,10 @@ public abstract class AgentServer extends GymServer {
     return ServerKind.AGENT;
   }
 
+  /**
+   * The episode for a request: a {@link dev.gym4j.wire.Response}, whose tree is the caller's (it is made valid
+   * in place and sent), or any other answer, sent as it is.
+   */
   protected abstract Object responses(ResponseCreateParams request, Call call);
 
   protected abstract Object run(ObjectNode row, Call call);
@@ -89,7 +93,7 @@ public abstract class AgentServer extends GymServer {
         }
         Object answer = responses(request, call);
         return answer instanceof dev.gym4j.wire.Response response
-            ? dev.gym4j.wire.OpenAIShapes.response(response.json()) : answer;
+            ? dev.gym4j.wire.OpenAIShapes.responseInPlace(response.json()) : answer;
       } catch (RolloutFailure failure) {
         // the model's 4xx, 502 or 504 is passed on, not turned into a 500
         return failed(failure);

@@ -19,6 +19,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.gym4j.json.Handover;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.InProcess;
 import tools.jackson.databind.JsonNode;
@@ -95,14 +96,44 @@ public final class ServerClient implements AutoCloseable {
   public HttpReply post(String instance, String path, Object body, Map<String, String> cookies) {
     // a streamed answer (server-sent events) always goes over HTTP
     boolean streamed = body instanceof JsonNode tree && tree.path("stream").asBoolean(false);
-    return send(instance, path, "POST", Json.writeBytes(body), cookies, !streamed);
+    return send(instance, path, "POST", new Payload(body, null), cookies, !streamed);
   }
 
   public HttpReply get(String instance, String path) {
-    return send(instance, path, "GET", null, Map.of(), true);
+    return send(instance, path, "GET", Payload.NONE, Map.of(), true);
   }
 
-  private HttpReply send(String instance, String path, String method, byte[] body, Map<String, String> cookies,
+  /**
+   * A request body: a value written as JSON, or bytes. A JSON tree (or a {@link dev.gym4j.json.JsonView}'s) to a
+   * server of this JVM goes as a tree ({@link Handover}); bytes are written only when they are needed.
+   */
+  private static final class Payload {
+    static final Payload NONE = new Payload(null, null);
+    private final Object value;
+    private byte[] bytes;
+
+    Payload(Object value, byte[] bytes) {
+      this.value = value;
+      this.bytes = bytes;
+    }
+
+    /** The bytes to send; null for no body. */
+    byte[] bytes() {
+      if (bytes == null && this != NONE) {
+        bytes = Json.writeBytes(value);
+      }
+      return bytes;
+    }
+
+    /** The tree to hand to a server of this JVM that reads at most {@code maxBytes}, or null to send bytes. */
+    JsonNode tree(long maxBytes) {
+      JsonNode tree = value instanceof JsonNode node ? node
+          : value instanceof dev.gym4j.json.JsonView view ? view.json() : null;
+      return tree == null ? null : Handover.copy(tree, maxBytes).orElse(null);
+    }
+  }
+
+  private HttpReply send(String instance, String path, String method, Payload body, Map<String, String> cookies,
       boolean mayStayInProcess) {
     URI base = directory.find(instance).orElseThrow(() -> new UpstreamException(UpstreamException.Kind.UNKNOWN_INSTANCE,
         "no server instance named " + instance + " is known"));
@@ -137,7 +168,8 @@ public final class ServerClient implements AutoCloseable {
 
   /** Sends a request to a URL, with retries and deadlines as described above. */
   public HttpReply send(URI url, String method, byte[] body, Map<String, String> cookies, Map<String, String> headers) {
-    return send(url, inProcess(url, headers), method, body, cookies, headers);
+    return send(url, inProcess(url, headers), method, body == null ? Payload.NONE : new Payload(null, body), cookies,
+        headers);
   }
 
   /**
@@ -156,9 +188,9 @@ public final class ServerClient implements AutoCloseable {
     return InProcess.find(url).orElse(null);
   }
 
-  private HttpReply send(URI url, InProcess.Target local, String method, byte[] body, Map<String, String> cookies,
+  private HttpReply send(URI url, InProcess.Target local, String method, Payload body, Map<String, String> cookies,
       Map<String, String> headers) {
-    HttpRequest request = local == null ? request(url, method, body, cookies, headers) : null;
+    HttpRequest request = local == null ? request(url, method, body.bytes(), cookies, headers) : null;
     // what a failure or a retry shows of the request: built only then, the redactor is not free
     java.util.function.Supplier<String> shown = () -> method + " " + dev.gym4j.config.Secrets.redact(url.toString());
     Exception lastFailure = null;
@@ -206,7 +238,7 @@ public final class ServerClient implements AutoCloseable {
    * One try in process, holding a permit as over HTTP (a stream's when multiplexing, else a socket's), so
    * that the bound on requests in flight to one upstream holds either way.
    */
-  private HttpReply inProcess(InProcess.Target local, URI url, String method, byte[] body,
+  private HttpReply inProcess(InProcess.Target local, URI url, String method, Payload body,
       Map<String, String> cookies, Map<String, String> headers) throws HttpTimeoutException {
     String authority = url.getAuthority();
     Semaphore permit = settings.multiplex()
@@ -215,13 +247,18 @@ public final class ServerClient implements AutoCloseable {
     acquire(permit, authority);
     InProcess.Answered answered;
     try {
-      answered = local.send(method, body, cookies, headers, settings.requestTimeout());
+      // a copy for each try: the server owns what it is handed
+      JsonNode tree = body.tree(local.maxBodyBytes());
+      answered = local.send(method, tree == null ? body.bytes() : null, tree, cookies, headers,
+          settings.requestTimeout());
     } finally {
       permit.release();
     }
     IN_PROCESS.increment();
-    return new HttpReply(answered.status(), answered.body(), answered.cookies(),
-        answered.status() < 400 ? Map.of() : answered.headers());
+    Map<String, String> replyHeaders = answered.status() < 400 ? Map.of() : answered.headers();
+    return answered.tree() != null
+        ? HttpReply.ofTree(answered.status(), answered.tree(), answered.cookies(), replyHeaders)
+        : new HttpReply(answered.status(), answered.body(), answered.cookies(), replyHeaders);
   }
 
   /**

@@ -68,6 +68,18 @@ public final class Json {
     return MAPPER.valueToTree(value);
   }
 
+  /**
+   * A deep copy of {@code source} whose fields named in {@code cleared} are null, in their places: their values
+   * (token ids, a whole output) are not copied, for a copy that replaces or removes them.
+   */
+  public static ObjectNode copyClearing(ObjectNode source, java.util.Set<String> cleared) {
+    ObjectNode copy = object();
+    for (var field : source.properties()) {
+      copy.set(field.getKey(), cleared.contains(field.getKey()) ? copy.nullNode() : field.getValue().deepCopy());
+    }
+    return copy;
+  }
+
   /** Reads a JSONL file: one JSON value per non-blank line. */
   public static List<JsonNode> readLines(Path file) {
     try {

@@ -37,8 +37,13 @@ public abstract class ModelServer extends GymServer {
     return ServerKind.MODEL;
   }
 
+  /**
+   * The model's answer to a request. The answer's tree is the caller's: it is made valid in place and sent,
+   * so an implementation that keeps the tree (a recording, a cache) answers with a copy of it.
+   */
   protected abstract Response responses(ResponseCreateParams request, Call call);
 
+  /** As {@link #responses}: the completion's tree is the caller's. */
   protected abstract ChatCompletion chatCompletions(ChatCompletionRequest request, Call call);
 
   /**
@@ -86,7 +91,7 @@ public abstract class ModelServer extends GymServer {
     routes.post("/v1/responses", call -> {
       ObjectNode body = call.bodyObject();
       if (!Streaming.asked(body)) {
-        return OpenAIShapes.response(responses(ResponseCreateParams.of(body), call).json());
+        return OpenAIShapes.responseInPlace(responses(ResponseCreateParams.of(body), call).json());
       }
       ResponseCreateParams request = ResponseCreateParams.of(Streaming.without(body));
       var upstream = streamResponses(request, call);
@@ -99,7 +104,7 @@ public abstract class ModelServer extends GymServer {
     routes.post("/v1/chat/completions", call -> {
       ObjectNode body = call.bodyObject();
       if (!Streaming.asked(body)) {
-        return OpenAIShapes.chatCompletion(chatCompletions(ChatCompletionRequest.of(body), call).json());
+        return OpenAIShapes.chatCompletionInPlace(chatCompletions(ChatCompletionRequest.of(body), call).json());
       }
       boolean usage = ChatChunks.includeUsage(body);
       ChatCompletionRequest request = ChatCompletionRequest.of(Streaming.without(body));

@@ -40,6 +40,12 @@ public final class Call {
     return responseCookies;
   }
 
+  /** A call whose body came as a JSON tree from a client in this JVM, which handed it over (see {@link InProcess}). */
+  Call(Incoming request, JsonNode body, String sessionId, boolean carriesSession) {
+    this(request, (byte[]) null, sessionId, carriesSession);
+    this.body = body;
+  }
+
   /** The body as JSON; malformed JSON is a 422 naming the body. */
   public JsonNode body() {
     if (body == null) {

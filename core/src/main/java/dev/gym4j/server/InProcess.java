@@ -21,8 +21,12 @@ import io.helidon.webserver.WebServer;
  * here by port; a client about to call a URL that one of them serves hands the request to that server's
  * {@link Routes} instead, which answers exactly as over HTTP: the host check, 404/405/413/414, the session
  * cookie, the concurrency bound, the caller watch, failures turned into statuses, error bodies redacted,
- * request metrics. The caller gets the status, body bytes, cookies and (on failures) headers an HTTP
- * response would have given it.
+ * request metrics. The caller gets the status, body, cookies and (on failures) headers an HTTP response
+ * would have given it.
+ *
+ * <p>A JSON body goes as a tree, not bytes, both ways, when {@link dev.gym4j.json.Handover} can copy it: the
+ * endpoint reads the tree a parse of its bytes would have given, and the caller gets such a copy of the tree
+ * the endpoint answered (a success's; an error body is redacted as bytes, as over HTTP).
  *
  * <p>The endpoint runs on a virtual thread of its own, as it would on the server's, and the caller waits for it
  * within its request deadline: when the deadline passes, or the caller is interrupted, the endpoint is
@@ -40,11 +44,18 @@ public final class InProcess {
 
   private record Served(String host, WebServer server, Routes routes) {}
 
-  /** A request as a client in this JVM sends it; its headers are looked up without case. */
-  record Request(String method, String path, String authority, byte[] body, Map<String, String> cookies,
-      Map<String, String> headers) implements Incoming {
+  /**
+   * A request as a client in this JVM sends it: a body of bytes, or a JSON tree the server now owns ({@code tree},
+   * then {@code body} is null); its headers are looked up without case.
+   */
+  record Request(String method, String path, String authority, byte[] body, tools.jackson.databind.JsonNode tree,
+      Map<String, String> cookies, Map<String, String> headers) implements Incoming {
     @Override
     public Optional<String> header(String name) {
+      if (tree != null && name.equalsIgnoreCase("Content-Length")) {
+        // the tree writes the very bytes the client's would have: their length, counted only when asked
+        return Optional.of(String.valueOf(dev.gym4j.json.Json.writeBytes(tree).length));
+      }
       return Optional.ofNullable(headers.get(name));
     }
 
@@ -57,9 +68,12 @@ public final class InProcess {
   /**
    * What the caller gets back.
    *
+   * @param body the body's bytes, or null when the answer is {@code tree}
+   * @param tree the JSON tree answered, which the caller now owns; null for a body of bytes
    * @param headers every response header the server set, by lower-case name
    */
-  public record Answered(int status, byte[] body, Map<String, String> cookies, Map<String, String> headers) {}
+  public record Answered(int status, byte[] body, tools.jackson.databind.JsonNode tree, Map<String, String> cookies,
+      Map<String, String> headers) {}
 
   /** Whether hops in process are forced off for this JVM ({@code gym4j.in_process} or {@code GYM4J_IN_PROCESS}). */
   public static boolean forcedOff() {
@@ -114,24 +128,33 @@ public final class InProcess {
       this.url = url;
     }
 
+    /** The largest request body the server reads; a larger one is its 413. */
+    public long maxBodyBytes() {
+      return routes.maxBodyBytes();
+    }
+
     /**
      * Sends a request and waits for the answer within {@code timeout}. The headers are those the HTTP client
      * would send: {@code Host}, and {@code Content-Type}/{@code Content-Length} with a body, then the caller's.
+     * The body is {@code body}'s bytes, or {@code tree}, which the server then owns (see {@link
+     * dev.gym4j.json.Handover}).
      *
      * @throws HttpTimeoutException when no answer came within the deadline (the endpoint is interrupted)
      * @throws CancellationException when the caller was interrupted (so is the endpoint)
      */
-    public Answered send(String method, byte[] body, Map<String, String> cookies, Map<String, String> headers,
-        Duration timeout) throws HttpTimeoutException {
+    public Answered send(String method, byte[] body, tools.jackson.databind.JsonNode tree,
+        Map<String, String> cookies, Map<String, String> headers, Duration timeout) throws HttpTimeoutException {
       Map<String, String> named = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       named.put("Host", url.getRawAuthority());
       if (body != null) {
         named.put("Content-Type", "application/json");
         named.put("Content-Length", String.valueOf(body.length));
+      } else if (tree != null) {
+        named.put("Content-Type", "application/json");
       }
       named.putAll(headers);
       String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-      Request request = new Request(method, path, url.getRawAuthority(), body,
+      Request request = new Request(method, path, url.getRawAuthority(), body, tree,
           java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(cookies)), named);
       CompletableFuture<Answered> answer = new CompletableFuture<>();
       CallerWatch[] watched = new CallerWatch[1];

@@ -5,6 +5,7 @@ import java.util.Map;
 import dev.gym4j.client.ServerClient;
 import dev.gym4j.client.UpstreamException;
 import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Handover;
 import dev.gym4j.json.Json;
 import dev.gym4j.config.Secrets;
 import io.helidon.http.HeaderNames;
@@ -374,6 +375,11 @@ public final class Routes {
    * of a handler that waits for seconds keeps the raw bytes once the Call has parsed them.
    */
   private static Call call(Incoming in, BodySource source, String sessionId, boolean carriesSession) {
+    if (in instanceof InProcess.Request local && local.tree() != null
+        && (local.method().equals("POST") || local.method().equals("PUT"))) {
+      // handed over in process, within the limit (the client counted its size on the way)
+      return new Call(in, local.tree(), sessionId, carriesSession);
+    }
     byte[] body = source.read();
     return body == null ? null : new Call(in, body, sessionId, carriesSession);
   }
@@ -410,6 +416,11 @@ public final class Routes {
     UnreadableBody(String message) {
       super(message, null, false, false);
     }
+  }
+
+  /** The largest request body read; a larger one is a 413. */
+  long maxBodyBytes() {
+    return maxBodyBytes;
   }
 
   static void send(ServerRequest req, ServerResponse res, int status, Object body) {
@@ -493,17 +504,24 @@ public final class Routes {
     return answered;
   }
 
+  /**
+   * The caller's answer: a success's JSON tree as {@link Handover} copies it, else the bytes HTTP would carry (an
+   * error body redacted, nothing for HEAD).
+   */
   private static InProcess.Answered answered(InProcess.Request request, int status, Object body,
       Map<String, String> headers, java.util.List<io.helidon.http.SetCookie> cookies) {
-    Rendered rendered = render(status, body);
+    boolean head = request.method().equals("HEAD");
+    tools.jackson.databind.JsonNode tree = status < 400 && !head && body instanceof tools.jackson.databind.JsonNode node
+        ? Handover.copy(node, Long.MAX_VALUE).orElse(null) : null;
+    Rendered rendered = tree == null ? render(status, body) : null;
     Map<String, String> cookiesSet = new java.util.LinkedHashMap<>();
     for (io.helidon.http.SetCookie cookie : cookies) {
       cookiesSet.put(cookie.name(), cookie.value());
     }
     Map<String, String> named = new java.util.LinkedHashMap<>();
-    named.put("content-type", rendered.contentType());
+    named.put("content-type", rendered == null ? "application/json" : rendered.contentType());
     headers.forEach((name, value) -> named.put(name.toLowerCase(java.util.Locale.ROOT), value));
-    return new InProcess.Answered(status, request.method().equals("HEAD") ? new byte[0] : rendered.bytes(),
+    return new InProcess.Answered(status, tree != null ? null : head ? new byte[0] : rendered.bytes(), tree,
         cookiesSet, named);
   }
 

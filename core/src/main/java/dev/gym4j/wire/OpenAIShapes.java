@@ -13,6 +13,10 @@ import tools.jackson.databind.node.ObjectNode;
  * a status on a tool output), and nulls where the schema wants a value are dropped. Nothing else changes:
  * NeMo Gym's extra fields (token ids, log-probs) stay as extra properties. Reading is not affected: recorded
  * rollouts that do not validate are read as before.
+ *
+ * <p>{@link #response}, {@link #item}, {@link #chatCompletion} and {@link #chatChunk} shape a copy, for a tree
+ * someone else still holds (a recording, an upstream's event); the {@code …InPlace} forms shape the tree given
+ * and return it, for an answer the caller owns and sends once: no copy of its token ids on the hot path.
  */
 public final class OpenAIShapes {
   /** Response fields the schema types without null: when null, they are left out. */
@@ -27,7 +31,11 @@ public final class OpenAIShapes {
 
   /** A valid copy of a Response object. */
   public static ObjectNode response(ObjectNode original) {
-    ObjectNode response = original.deepCopy();
+    return responseInPlace(original.deepCopy());
+  }
+
+  /** Makes {@code response}, which the caller owns, a valid Response object; returns it. */
+  public static ObjectNode responseInPlace(ObjectNode response) {
     for (String field : NOT_NULL) {
       if (response.has(field) && response.get(field).isNull()) {
         response.remove(field);
@@ -75,7 +83,11 @@ public final class OpenAIShapes {
 
   /** A valid copy of an output item. */
   public static ObjectNode item(JsonNode original) {
-    ObjectNode item = original instanceof ObjectNode object ? object.deepCopy() : Json.object();
+    return itemInPlace(original instanceof ObjectNode object ? object.deepCopy() : Json.object());
+  }
+
+  /** Makes {@code item}, which the caller owns, a valid output item; returns it. */
+  public static ObjectNode itemInPlace(ObjectNode item) {
     fixItem(item);
     return item;
   }
@@ -141,7 +153,11 @@ public final class OpenAIShapes {
 
   /** A valid copy of a chat completion. */
   public static ObjectNode chatCompletion(ObjectNode original) {
-    ObjectNode chat = original.deepCopy();
+    return chatCompletionInPlace(original.deepCopy());
+  }
+
+  /** Makes {@code chat}, which the caller owns, a valid chat completion; returns it. */
+  public static ObjectNode chatCompletionInPlace(ObjectNode chat) {
     chat.put("object", "chat.completion");
     for (JsonNode choice : chat.path("choices")) {
       if (choice instanceof ObjectNode entry) {
@@ -164,7 +180,11 @@ public final class OpenAIShapes {
 
   /** A valid copy of a chat completion chunk. */
   public static ObjectNode chatChunk(ObjectNode original) {
-    ObjectNode chunk = original.deepCopy();
+    return chatChunkInPlace(original.deepCopy());
+  }
+
+  /** Makes {@code chunk}, which the caller owns, a valid chat completion chunk; returns it. */
+  public static ObjectNode chatChunkInPlace(ObjectNode chunk) {
     chunk.put("object", "chat.completion.chunk");
     fixChatUsage(chunk);
     return chunk;

@@ -3,6 +3,7 @@ package dev.gym4j.wire;
 import java.util.List;
 import java.util.Optional;
 
+import dev.gym4j.json.Json;
 import dev.gym4j.json.JsonView;
 import dev.gym4j.json.Shape;
 import tools.jackson.databind.JsonNode;
@@ -134,13 +135,13 @@ public record Response(ObjectNode json) implements JsonView {
   }
 
   public Response withOutput(List<? extends Item> items) {
-    ObjectNode copy = json.deepCopy();
+    ObjectNode copy = Json.copyClearing(json, java.util.Set.of("output"));
     copy.set("output", Items.write(items));
     return new Response(copy);
   }
 
   public Response withUsage(Usage usage) {
-    ObjectNode copy = json.deepCopy();
+    ObjectNode copy = Json.copyClearing(json, java.util.Set.of("usage"));
     copy.set("usage", usage == null ? null : usage.json());
     return new Response(copy);
   }

@@ -80,20 +80,23 @@ public final class OpenAIModel extends ModelServer {
     URI url = Upstream.resolve(baseUrl, "/chat/completions");
     java.io.InputStream events = upstream.openEvents(url, body);
     return java.util.Optional.of(EventRelay.relay(url, events, context().client().settings().requestTimeout(),
-        dev.gym4j.wire.OpenAIShapes::chatChunk, "[DONE]", EventRelay::chatError));
+        dev.gym4j.wire.OpenAIShapes::chatChunkInPlace, "[DONE]", EventRelay::chatError));
   }
 
-  /** A Responses event as we pass it on: its response or item valid by the schema, reasoning without status. */
+  /**
+   * A Responses event as we pass it on: its response or item valid by the schema, reasoning without status;
+   * shaped in place, as the event was parsed for this call alone.
+   */
   private static ObjectNode shapeEvent(ObjectNode event) {
     if (event.get("response") instanceof ObjectNode response) {
       withoutReasoningStatus(response);
-      event.set("response", dev.gym4j.wire.OpenAIShapes.response(response));
+      dev.gym4j.wire.OpenAIShapes.responseInPlace(response);
     }
     if (event.get("item") instanceof ObjectNode item) {
       if ("reasoning".equals(item.path("type").asString(""))) {
         item.remove("status");
       }
-      event.set("item", dev.gym4j.wire.OpenAIShapes.item(item));
+      dev.gym4j.wire.OpenAIShapes.itemInPlace(item);
     }
     return event;
   }
