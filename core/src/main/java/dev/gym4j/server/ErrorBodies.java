@@ -49,12 +49,7 @@ public final class ErrorBodies {
       message = detail.stringValue();
     } else if (detail != null && detail.isArray() && !detail.isEmpty()) {
       tools.jackson.databind.JsonNode first = detail.get(0);
-      List<String> location = new ArrayList<>();
-      first.path("loc").forEach(part -> location.add(part.asString()));
-      if (!location.isEmpty() && location.getFirst().equals("body")) {
-        location.removeFirst();
-      }
-      param = location.isEmpty() ? null : String.join(".", location);
+      param = fieldPath(first);
       message = first.path("msg").asString(message) + (param == null ? "" : " (" + param + ")");
       code = first.path("type").asString(null);
     }
@@ -68,6 +63,16 @@ public final class ErrorBodies {
     error.put("code", code);
     out.set("error", error);
     return out;
+  }
+
+  /** The bad field of a validation error's first entry as {@code a.b.0}, without FastAPI's leading {@code body}; null when none. */
+  private static String fieldPath(tools.jackson.databind.JsonNode entry) {
+    List<String> location = new ArrayList<>();
+    entry.path("loc").forEach(part -> location.add(part.asString()));
+    if (!location.isEmpty() && location.getFirst().equals("body")) {
+      location.removeFirst();
+    }
+    return location.isEmpty() ? null : String.join(".", location);
   }
 
   /**
@@ -88,12 +93,8 @@ public final class ErrorBodies {
       message = detail.stringValue();
     } else if (detail != null && detail.isArray() && !detail.isEmpty()) {
       tools.jackson.databind.JsonNode first = detail.get(0);
-      List<String> location = new ArrayList<>();
-      first.path("loc").forEach(part -> location.add(part.asString()));
-      if (!location.isEmpty() && location.getFirst().equals("body")) {
-        location.removeFirst();
-      }
-      message = (location.isEmpty() ? "" : String.join(".", location) + ": ") + first.path("msg").asString("");
+      String path = fieldPath(first);
+      message = (path == null ? "" : path + ": ") + first.path("msg").asString("");
     }
     ObjectNode out = dev.gym4j.wire.AnthropicMessages.errorBody(dev.gym4j.wire.AnthropicMessages.errorType(status),
         message);
