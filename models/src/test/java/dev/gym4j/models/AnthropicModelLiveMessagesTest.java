@@ -2,27 +2,20 @@ package dev.gym4j.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.EventStreamReader;
+import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,61 +44,27 @@ class AnthropicModelLiveMessagesTest {
 
   @TempDir
   Path dir;
-  HttpServer upstream;
+  /** Holds back the rest of its stream until our caller saw the first text_delta. */
+  final EventUpstream upstream = EventUpstream.start("/v1/messages").answer(MESSAGE)
+      .events(AnthropicStreamingTest.streamOf(MESSAGE)).holdAfter(event -> event.contains("\"text_delta\""));
   ModelHarness model;
-  final CountDownLatch callerSawText = new CountDownLatch(1);
-  final AtomicBoolean restSent = new AtomicBoolean();
   final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
-  void start() throws IOException {
-    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    upstream.createContext("/v1/messages", exchange -> {
-      JsonNode body = Json.parse(exchange.getRequestBody().readAllBytes());
-      if (!body.path("stream").asBoolean(false)) {
-        byte[] whole = MESSAGE.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, whole.length);
-        exchange.getResponseBody().write(whole);
-        exchange.close();
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      boolean held = false;
-      try {
-        for (String event : AnthropicStreamingTest.streamOf(MESSAGE)) {
-          out.write(event.getBytes(StandardCharsets.UTF_8));
-          out.flush();
-          if (!held && event.contains("\"text_delta\"")) {
-            held = true;
-            callerSawText.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-            restSent.set(true);
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (IOException e) {
-        // our side left
-      }
-      exchange.close();
-    });
-    upstream.start();
+  void start() {
     model = new ModelHarness(dir, "anthropic_model", """
         anthropic_base_url: http://127.0.0.1:%d
         anthropic_api_key: sk-ant-live-0123456789
         anthropic_model: claude-sonnet-4-6
         max_tokens: 1024
-        """.formatted(upstream.getAddress().getPort()));
+        """.formatted(upstream.port()));
   }
 
   @AfterEach
   void stop() {
-    callerSawText.countDown();
     client.shutdownNow();
     model.close();
-    upstream.stop(0);
+    upstream.close();
   }
 
   @Test
@@ -121,8 +80,8 @@ class AnthropicModelLiveMessagesTest {
         JsonNode data = event.json();
         events.add(new EventStreamReader.Event(event.name(), data));
         if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstText.isEmpty()) {
-          restSentAtFirstText.add(restSent.get());
-          callerSawText.countDown();
+          restSentAtFirstText.add(upstream.restSent());
+          upstream.release();
         }
         return true;
       });

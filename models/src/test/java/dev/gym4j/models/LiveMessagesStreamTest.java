@@ -2,10 +2,7 @@ package dev.gym4j.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,15 +12,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.AnthropicSdks;
 import dev.gym4j.testkit.EventStreamReader;
+import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,86 +54,56 @@ class LiveMessagesStreamTest {
 
   @TempDir
   Path dir;
-  HttpServer upstream;
+  /** Holds back the rest of its stream until our caller saw the first text_delta (or, in one test, a ping). */
+  final EventUpstream upstream = EventUpstream.start("/v1/responses").answer(WHOLE).events(events())
+      .holdAfter(event -> event.startsWith("event: response.output_text.delta"));
   ModelHarness model;
-  final CountDownLatch callerSawDelta = new CountDownLatch(1);
-  final AtomicBoolean restSent = new AtomicBoolean();
-  /** Whether the upstream holds back the rest of its stream until our caller saw the first text_delta. */
-  volatile boolean hold = true;
-  /** Whether it holds it back until our caller saw a ping instead. */
-  volatile boolean holdForPing;
-  final CountDownLatch callerSawPing = new CountDownLatch(1);
   final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
-  void start() throws IOException {
-    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    upstream.createContext("/v1/responses", exchange -> {
-      JsonNode request = Json.parse(exchange.getRequestBody().readAllBytes());
-      if (!request.path("stream").asBoolean(false)) {
-        byte[] body = WHOLE.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, body.length);
-        exchange.getResponseBody().write(body);
-        exchange.close();
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      event(out, "{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\","
-          + " \"output\": []}}");
-      event(out, "{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
-          + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}");
-      event(out, "{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}");
-      event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"delta\": \"Hello\"}");
-      try {
-        if (holdForPing) {
-          callerSawPing.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        } else if (hold) {
-          callerSawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      restSent.set(true);
-      event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"delta\": \" there.\"}");
-      event(out, "{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}");
-      event(out, "{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
-          + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}");
-      for (String piece : List.of("{\\\"a\\\": 1, ", "\\\"b\\\": 2}")) {
-        event(out, "{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\","
-            + " \"output_index\": 1, \"delta\": \"" + piece + "\"}");
-      }
-      event(out, "{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}");
-      event(out, "{\"type\": \"response.completed\", \"response\": " + WHOLE + "}");
-      exchange.close();
-    });
-    upstream.start();
+  void start() {
     model = new ModelHarness(dir, "openai_model", """
         openai_base_url: http://127.0.0.1:%d/v1
         openai_api_key: sk-live-123
         openai_model: gpt
-        """.formatted(upstream.getAddress().getPort()));
+        """.formatted(upstream.port()));
   }
 
   @AfterEach
   void stop() {
-    callerSawDelta.countDown();
-    callerSawPing.countDown();
     client.shutdownNow();
     model.close();
-    upstream.stop(0);
+    upstream.close();
   }
 
-  private static void event(OutputStream out, String data) throws IOException {
+  /** The Responses events of the message then the call, the text and the arguments in two deltas each. */
+  private static List<String> events() {
+    List<String> events = new ArrayList<>();
+    events.add(event("{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\","
+        + " \"output\": []}}"));
+    events.add(event("{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
+        + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}"));
+    events.add(event("{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+        + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}"));
+    for (String piece : List.of("Hello", " there.")) {
+      events.add(event("{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+          + " \"content_index\": 0, \"delta\": \"" + piece + "\"}"));
+    }
+    events.add(event("{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}"));
+    events.add(event("{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
+        + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}"));
+    for (String piece : List.of("{\\\"a\\\": 1, ", "\\\"b\\\": 2}")) {
+      events.add(event("{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\","
+          + " \"output_index\": 1, \"delta\": \"" + piece + "\"}"));
+    }
+    events.add(event("{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}"));
+    events.add(event("{\"type\": \"response.completed\", \"response\": " + WHOLE + "}"));
+    return events;
+  }
+
+  private static String event(String data) {
     JsonNode json = Json.parse(data.getBytes(StandardCharsets.UTF_8));
-    out.write(("event: " + json.path("type").asString() + "\ndata: " + Json.write(json) + "\n\n")
-        .getBytes(StandardCharsets.UTF_8));
-    out.flush();
+    return EventUpstream.event(json.path("type").asString(), json);
   }
 
   @Test
@@ -155,8 +120,8 @@ class LiveMessagesStreamTest {
         JsonNode data = event.json();
         events.add(new EventStreamReader.Event(event.name(), data));
         if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstDelta.isEmpty()) {
-          restSentAtFirstDelta.add(restSent.get());
-          callerSawDelta.countDown();
+          restSentAtFirstDelta.add(upstream.restSent());
+          upstream.release();
         }
         return true;
       });
@@ -185,8 +150,8 @@ class LiveMessagesStreamTest {
 
   @Test
   void whileTheUpstreamIsSilentTheCallerIsPingedAndTheMessageStillCompletes() throws Exception {
-    holdForPing = true;
     AtomicBoolean restSentAtFirstPing = new AtomicBoolean(true);
+    AtomicBoolean sawPing = new AtomicBoolean();
     HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
         .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
             "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
@@ -194,9 +159,9 @@ class LiveMessagesStreamTest {
     try (InputStream in = response.body()) {
       ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
         events.add(new EventStreamReader.Event(event.name(), event.json()));
-        if ("ping".equals(event.name()) && callerSawPing.getCount() > 0) {
-          restSentAtFirstPing.set(restSent.get());
-          callerSawPing.countDown();
+        if ("ping".equals(event.name()) && !sawPing.getAndSet(true)) {
+          restSentAtFirstPing.set(upstream.restSent());
+          upstream.release();
         }
         return true;
       });
@@ -210,7 +175,7 @@ class LiveMessagesStreamTest {
   @ParameterizedTest
   @ValueSource(strings = {"typescript", "python"})
   void theAnthropicSdksReadTheLiveStreamAsTheUnstreamedMessage(String sdk) {
-    hold = false;
+    upstream.holdAfter(event -> false);
     ObjectNode scenario = Json.object();
     scenario.set("request", Json.parse(REQUEST));
     scenario.set("bad", Json.parse("{\"model\": \"m\", \"max_tokens\": 0, \"messages\": []}"));
@@ -233,13 +198,7 @@ class LiveMessagesStreamTest {
 
   @Test
   void anUpstreamThatRefusesKeepsItsStatusAndAnthropicsErrorBody() throws Exception {
-    upstream.removeContext("/v1/responses");
-    upstream.createContext("/v1/responses", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      exchange.sendResponseHeaders(401, 0);
-      exchange.getResponseBody().write("{\"error\": {\"message\": \"bad key\"}}".getBytes());
-      exchange.close();
-    });
+    upstream.refuse(401, "{\"error\": {\"message\": \"bad key\"}}");
     var reply = model.post("/v1/messages", REQUEST.replace("\"max_tokens\": 64,", "\"max_tokens\": 64, \"stream\": true,"),
         java.util.Map.of());
     assertThat(reply.status()).isEqualTo(502);
