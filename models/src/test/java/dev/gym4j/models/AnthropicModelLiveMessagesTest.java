@@ -8,19 +8,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-import dev.gym4j.json.Json;
-import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.EventStreamReader;
 import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -30,7 +27,6 @@ import tools.jackson.databind.node.ObjectNode;
  * and nemo_gym/anthropic_converter.py ({@code anthropic_response_to_sse}).
  */
 class AnthropicModelLiveMessagesTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String MESSAGE = """
       {"id": "msg_01Up", "type": "message", "role": "assistant", "model": "claude-up",
        "content": [{"type": "thinking", "thinking": "The user wants Paris weather.", "signature": "sig-abc=="},
@@ -52,12 +48,7 @@ class AnthropicModelLiveMessagesTest {
 
   @BeforeEach
   void start() {
-    model = new ModelHarness(dir, "anthropic_model", """
-        anthropic_base_url: http://127.0.0.1:%d
-        anthropic_api_key: sk-ant-live-0123456789
-        anthropic_model: claude-sonnet-4-6
-        max_tokens: 1024
-        """.formatted(upstream.port()));
+    model = ModelHarness.anthropic(dir, upstream.port(), "sk-ant-live-0123456789", "");
   }
 
   @AfterEach
@@ -74,20 +65,10 @@ class AnthropicModelLiveMessagesTest {
             "\"max_tokens\": 256, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
-    List<Boolean> restSentAtFirstText = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode data = event.json();
-        events.add(new EventStreamReader.Event(event.name(), data));
-        if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstText.isEmpty()) {
-          restSentAtFirstText.add(upstream.restSent());
-          upstream.release();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstText).as("the first text_delta came before the upstream sent the rest")
-        .containsExactly(false);
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
+        event -> event.json().path("delta").path("type").asString("").equals("text_delta"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("the first text_delta came before the upstream sent the rest").contains(false);
     ObjectNode streamed = EventStreamReader.anthropicMessage(events);
     var plain = model.post("/v1/messages", REQUEST);
     assertThat(plain.status()).as(plain.text()).isEqualTo(200);

@@ -10,9 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.server.ServerSentEvents;
@@ -34,7 +34,6 @@ import tools.jackson.databind.node.ObjectNode;
  * nemo_gym/anthropic_converter.py.
  */
 class AnthropicStreamingTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String KEY = "sk-ant-stream-0123456789abcdef";
   /** A message with every block kind the stream must rebuild; the tool input's JSON is split across deltas. */
   private static final String MESSAGE = """
@@ -65,12 +64,7 @@ class AnthropicStreamingTest {
   }
 
   private ModelHarness harness(String global) {
-    return new ModelHarness(dir, "anthropic_model", """
-        anthropic_base_url: http://127.0.0.1:%d
-        anthropic_api_key: %s
-        anthropic_model: claude-sonnet-4-6
-        max_tokens: 1024
-        """.formatted(upstream.port(), KEY), global);
+    return ModelHarness.anthropic(dir, upstream.port(), KEY, global);
   }
 
   @AfterEach
@@ -159,27 +153,23 @@ class AnthropicStreamingTest {
   private List<JsonNode> read(HttpResponse<InputStream> response) throws IOException {
     assertThat(response.statusCode()).isEqualTo(200);
     List<JsonNode> read = new ArrayList<>();
-    List<Boolean> restSentAtFirstDelta = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode json = event.data().equals("[DONE]") ? Json.toTree("[DONE]") : event.json();
-        read.add(json);
-        boolean delta = json.path("type").asString("").endsWith(".delta")
-            || !json.path("choices").path(0).path("delta").path("content").asString("").isEmpty()
-            || !json.path("choices").path(0).path("delta").path("reasoning_content").asString("").isEmpty();
-        if (delta && restSentAtFirstDelta.isEmpty()) {
-          restSentAtFirstDelta.add(upstream.restSent());
-          upstream.release();
-        }
-        return true;
-      });
-    }
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(), event -> isDelta(json(event)),
+        event -> read.add(json(event)));
     assertThat(String.join("", read.stream().map(JsonNode::toString).toList())).doesNotContain(KEY);
-    if (!restSentAtFirstDelta.isEmpty()) {
-      assertThat(restSentAtFirstDelta).as("the first delta came before the upstream sent the rest")
-          .containsExactly(false);
-    }
+    restSent.ifPresent(sent -> assertThat(sent).as("the first delta came before the upstream sent the rest")
+        .isFalse());
     return read;
+  }
+
+  private static JsonNode json(ServerSentEvents.Event event) {
+    return event.data().equals("[DONE]") ? Json.toTree("[DONE]") : event.json();
+  }
+
+  /** A Responses delta event, or a chat chunk with content or reasoning. */
+  private static boolean isDelta(JsonNode json) {
+    return json.path("type").asString("").endsWith(".delta")
+        || !json.path("choices").path(0).path("delta").path("content").asString("").isEmpty()
+        || !json.path("choices").path(0).path("delta").path("reasoning_content").asString("").isEmpty();
   }
 
   private static List<String> types(List<JsonNode> events) {

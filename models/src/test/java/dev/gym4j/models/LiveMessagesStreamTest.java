@@ -9,13 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 import dev.gym4j.json.Json;
-import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.AnthropicSdks;
 import dev.gym4j.testkit.EventStreamReader;
 import dev.gym4j.testkit.EventUpstream;
@@ -37,7 +36,6 @@ import tools.jackson.databind.node.ObjectNode;
  * responses_api_models/openai_model/app.py (the upstream's stream passed on).
  */
 class LiveMessagesStreamTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String MESSAGE = """
       {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
        "content": [{"type": "output_text", "text": "Hello there.", "annotations": []}]}""";
@@ -62,11 +60,7 @@ class LiveMessagesStreamTest {
 
   @BeforeEach
   void start() {
-    model = new ModelHarness(dir, "openai_model", """
-        openai_base_url: http://127.0.0.1:%d/v1
-        openai_api_key: sk-live-123
-        openai_model: gpt
-        """.formatted(upstream.port()));
+    model = ModelHarness.openai(dir, upstream.port());
   }
 
   @AfterEach
@@ -78,27 +72,32 @@ class LiveMessagesStreamTest {
 
   /** The Responses events of the message then the call, the text and the arguments in two deltas each. */
   private static List<String> events() {
-    List<String> events = new ArrayList<>();
-    events.add(event("{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\","
-        + " \"output\": []}}"));
-    events.add(event("{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
-        + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}"));
-    events.add(event("{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-        + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}"));
-    for (String piece : List.of("Hello", " there.")) {
-      events.add(event("{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"delta\": \"" + piece + "\"}"));
-    }
-    events.add(event("{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}"));
-    events.add(event("{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
-        + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}"));
-    for (String piece : List.of("{\\\"a\\\": 1, ", "\\\"b\\\": 2}")) {
-      events.add(event("{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\","
-          + " \"output_index\": 1, \"delta\": \"" + piece + "\"}"));
-    }
-    events.add(event("{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}"));
-    events.add(event("{\"type\": \"response.completed\", \"response\": " + WHOLE + "}"));
-    return events;
+    return Stream.of(
+        "{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\", \"output\": []}}",
+        "{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
+            + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}",
+        "{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+            + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}",
+        textDelta("Hello"),
+        textDelta(" there."),
+        "{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}",
+        "{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
+            + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}",
+        argumentsDelta("{\\\"a\\\": 1, "),
+        argumentsDelta("\\\"b\\\": 2}"),
+        "{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}",
+        "{\"type\": \"response.completed\", \"response\": " + WHOLE + "}")
+        .map(LiveMessagesStreamTest::event).toList();
+  }
+
+  private static String textDelta(String text) {
+    return "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+        + " \"content_index\": 0, \"delta\": \"" + text + "\"}";
+  }
+
+  private static String argumentsDelta(String piece) {
+    return "{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\", \"output_index\": 1,"
+        + " \"delta\": \"" + piece + "\"}";
   }
 
   private static String event(String data) {
@@ -114,20 +113,10 @@ class LiveMessagesStreamTest {
             "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
-    List<Boolean> restSentAtFirstDelta = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode data = event.json();
-        events.add(new EventStreamReader.Event(event.name(), data));
-        if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstDelta.isEmpty()) {
-          restSentAtFirstDelta.add(upstream.restSent());
-          upstream.release();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstDelta).as("the first text_delta came before the upstream sent the rest")
-        .containsExactly(false);
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
+        event -> event.json().path("delta").path("type").asString("").equals("text_delta"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("the first text_delta came before the upstream sent the rest").contains(false);
     // pings may come between events while the upstream is silent (the machine may be slow): they carry nothing
     assertThat(events).as(events::toString).extracting(EventStreamReader.Event::name)
         .filteredOn(name -> !name.equals("ping")).containsExactly("message_start",
@@ -150,23 +139,13 @@ class LiveMessagesStreamTest {
 
   @Test
   void whileTheUpstreamIsSilentTheCallerIsPingedAndTheMessageStillCompletes() throws Exception {
-    AtomicBoolean restSentAtFirstPing = new AtomicBoolean(true);
-    AtomicBoolean sawPing = new AtomicBoolean();
     HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
         .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
             "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
     List<EventStreamReader.Event> events = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        events.add(new EventStreamReader.Event(event.name(), event.json()));
-        if ("ping".equals(event.name()) && !sawPing.getAndSet(true)) {
-          restSentAtFirstPing.set(upstream.restSent());
-          upstream.release();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstPing.get()).as("a ping came while the upstream held back the rest").isFalse();
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(), event -> event.name().equals("ping"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("a ping came while the upstream held back the rest").contains(false);
     assertThat(events.getLast().name()).isEqualTo("message_stop");
     ObjectNode streamed = EventStreamReader.anthropicMessage(events);
     assertThat(streamed.get("content").get(0).get("text").asString()).isEqualTo("Hello there.");

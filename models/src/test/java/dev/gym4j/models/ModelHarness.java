@@ -32,6 +32,25 @@ final class ModelHarness implements AutoCloseable {
     deployment = Deployment.start(TestConfigs.load(dir, yaml), Implementations.load(), Set.of());
   }
 
+  /** openai_model (key {@code sk-live-123}, model {@code gpt}) on an upstream at 127.0.0.1:{@code port}/v1. */
+  static ModelHarness openai(Path dir, int port) {
+    return new ModelHarness(dir, "openai_model", """
+        openai_base_url: http://127.0.0.1:%d/v1
+        openai_api_key: sk-live-123
+        openai_model: gpt
+        """.formatted(port));
+  }
+
+  /** anthropic_model (claude-sonnet-4-6, max_tokens 1024) on an upstream at 127.0.0.1:{@code port}. */
+  static ModelHarness anthropic(Path dir, int port, String key, String global) {
+    return new ModelHarness(dir, "anthropic_model", """
+        anthropic_base_url: http://127.0.0.1:%d
+        anthropic_api_key: %s
+        anthropic_model: claude-sonnet-4-6
+        max_tokens: 1024
+        """.formatted(port, key), global);
+  }
+
   HttpReply post(String path, String body) {
     return post(path, body, Map.of());
   }

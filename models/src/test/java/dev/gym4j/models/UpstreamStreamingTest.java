@@ -9,12 +9,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import dev.gym4j.json.Json;
-import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +28,6 @@ import tools.jackson.databind.JsonNode;
  * upstream's stream through in responses_api_models/openai_model/app.py.
  */
 class UpstreamStreamingTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String ITEM = """
       {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
        "content": [{"type": "output_text", "text": "Hello.", "annotations": []}],
@@ -40,7 +38,8 @@ class UpstreamStreamingTest {
       event("response.created", "{\"type\": \"response.created\", \"sequence_number\": 0, \"response\": " + HEAD
           + ", \"status\": \"in_progress\"}}"),
       event("response.output_text.delta", "{\"type\": \"response.output_text.delta\", \"sequence_number\": 1,"
-          + " \"item_id\": \"msg_1\", \"output_index\": 0, \"content_index\": 0, \"delta\": \"Hello.\", \"logprobs\": []}"),
+          + " \"item_id\": \"msg_1\", \"output_index\": 0, \"content_index\": 0, \"delta\": \"Hello.\","
+          + " \"logprobs\": []}"),
       event("response.output_item.done", "{\"type\": \"response.output_item.done\", \"sequence_number\": 2,"
           + " \"output_index\": 0, \"item\": " + ITEM + "}"),
       event("response.completed", "{\"type\": \"response.completed\", \"sequence_number\": 3, \"response\": "
@@ -57,11 +56,7 @@ class UpstreamStreamingTest {
 
   @BeforeEach
   void start() {
-    model = new ModelHarness(dir, "openai_model", """
-        openai_base_url: http://127.0.0.1:%d/v1
-        openai_api_key: sk-live-123
-        openai_model: gpt
-        """.formatted(upstream.port()));
+    model = ModelHarness.openai(dir, upstream.port());
   }
 
   @AfterEach
@@ -83,19 +78,10 @@ class UpstreamStreamingTest {
 
   private List<JsonNode> read(HttpResponse<InputStream> response) throws IOException {
     List<JsonNode> events = new ArrayList<>();
-    List<Boolean> restSentWhenDeltaArrived = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode json = event.json();
-        events.add(json);
-        if (json.path("type").asString().equals("response.output_text.delta")) {
-          restSentWhenDeltaArrived.add(upstream.restSent());
-          upstream.release();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentWhenDeltaArrived).as("the delta came before the upstream sent the rest").containsExactly(false);
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
+        event -> event.json().path("type").asString().equals("response.output_text.delta"),
+        event -> events.add(event.json()));
+    assertThat(restSent).as("the delta came before the upstream sent the rest").contains(false);
     return events;
   }
 

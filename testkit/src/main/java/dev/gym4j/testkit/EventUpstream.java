@@ -1,17 +1,23 @@
 package dev.gym4j.testkit;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import dev.gym4j.json.Json;
+import dev.gym4j.server.ServerSentEvents;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -26,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link #answer}, one with it gets the scripted {@link #events} as {@code text/event-stream}, each flushed as it
  * is written; {@link #refuse} answers every request with an error status instead. A stream can hold back its rest
  * after the first event a predicate picks until the test {@link #release}s it, so that a test proves its caller saw
- * the start as it arrived: {@link #restSent} says whether the held stream had gone on by then.
+ * the start as it arrived: {@link #restSent} says whether the held stream had gone on by then, and
+ * {@link #readReleasingAt} reads our caller's stream, noting that and releasing the hold at the event it waits for.
  */
 public final class EventUpstream implements AutoCloseable {
   private static final long WAIT_SECONDS = 30;
@@ -108,6 +115,28 @@ public final class EventUpstream implements AutoCloseable {
   /** The requests received, oldest first. */
   public List<ScriptedUpstream.Received> received() {
     return List.copyOf(received);
+  }
+
+  /**
+   * Reads our caller's stream {@code in} to its end (each event within 30 s), handing each event to {@code each};
+   * at the first event {@code first} picks, it notes whether this upstream's latest stream had sent what it held
+   * back, then releases it. The note, when an event was picked: {@code false} proves that event reached our
+   * caller as it arrived.
+   */
+  public Optional<Boolean> readReleasingAt(InputStream in, Predicate<ServerSentEvents.Event> first,
+      Consumer<ServerSentEvents.Event> each) throws IOException {
+    AtomicReference<Boolean> note = new AtomicReference<>();
+    try (in) {
+      ServerSentEvents.read(in, 1 << 20, Duration.ofSeconds(WAIT_SECONDS), event -> {
+        each.accept(event);
+        if (note.get() == null && first.test(event)) {
+          note.set(restSent());
+          release();
+        }
+        return true;
+      });
+    }
+    return Optional.ofNullable(note.get());
   }
 
   /** A server-sent event of this name carrying {@code data} as one line of JSON. */
