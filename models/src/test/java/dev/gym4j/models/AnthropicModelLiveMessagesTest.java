@@ -3,9 +3,6 @@ package dev.gym4j.models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +41,6 @@ class AnthropicModelLiveMessagesTest {
   final EventUpstream upstream = EventUpstream.start("/v1/messages").answer(MESSAGE)
       .events(AnthropicStreamingTest.streamOf(MESSAGE)).holdAfter(event -> event.contains("\"text_delta\""));
   ModelHarness model;
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() {
@@ -53,16 +49,14 @@ class AnthropicModelLiveMessagesTest {
 
   @AfterEach
   void stop() {
-    client.shutdownNow();
     model.close();
     upstream.close();
   }
 
   @Test
   void theFirstTextDeltaArrivesBeforeTheUpstreamSentTheRestAndTheStreamIsTheUnstreamedMessage() throws Exception {
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 256,",
-            "\"max_tokens\": 256, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages",
+        REQUEST.replace("\"max_tokens\": 256,", "\"max_tokens\": 256, \"stream\": true,"));
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
     Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,7 +53,6 @@ class AnthropicStreamingTest {
   final EventUpstream upstream = EventUpstream.start("/v1/messages").answer(MESSAGE)
       .holdAfter(event -> event.contains("content_block_delta"));
   ModelHarness model;
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() {
@@ -69,7 +65,6 @@ class AnthropicStreamingTest {
 
   @AfterEach
   void stop() {
-    client.shutdownNow();
     model.close();
     upstream.close();
   }
@@ -145,8 +140,7 @@ class AnthropicStreamingTest {
   // ------------------------------------------------------------------ our caller
 
   private HttpResponse<InputStream> post(String path, String body) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(model.url() + path))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
+    return model.stream(path, body);
   }
 
   /** Our stream's events (data, with {@code [DONE]} as a string); checks that the first delta came early. */

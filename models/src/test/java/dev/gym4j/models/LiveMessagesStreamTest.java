@@ -3,9 +3,6 @@ package dev.gym4j.models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,13 +47,15 @@ class LiveMessagesStreamTest {
       {"model": "claude-x", "max_tokens": 64, "messages": [{"role": "user", "content": "add 1 and 2"}],
        "tools": [{"name": "add", "input_schema": {"type": "object", "properties": {}}}]}""";
 
+  private static final String STREAMED =
+      REQUEST.replace("\"max_tokens\": 64,", "\"max_tokens\": 64, \"stream\": true,");
+
   @TempDir
   Path dir;
   /** Holds back the rest of its stream until our caller saw the first text_delta (or, in one test, a ping). */
   final EventUpstream upstream = EventUpstream.start("/v1/responses").answer(WHOLE).events(events())
       .holdAfter(event -> event.startsWith("event: response.output_text.delta"));
   ModelHarness model;
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() {
@@ -65,7 +64,6 @@ class LiveMessagesStreamTest {
 
   @AfterEach
   void stop() {
-    client.shutdownNow();
     model.close();
     upstream.close();
   }
@@ -108,9 +106,7 @@ class LiveMessagesStreamTest {
   @Test
   void theFirstTextDeltaArrivesBeforeTheUpstreamSentTheRestAndTheStreamRebuildsTheUnstreamedMessage()
       throws Exception {
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
-            "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages", STREAMED);
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
     Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
@@ -139,9 +135,7 @@ class LiveMessagesStreamTest {
 
   @Test
   void whileTheUpstreamIsSilentTheCallerIsPingedAndTheMessageStillCompletes() throws Exception {
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
-            "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages", STREAMED);
     List<EventStreamReader.Event> events = new ArrayList<>();
     Optional<Boolean> restSent = upstream.readReleasingAt(response.body(), event -> event.name().equals("ping"),
         event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
@@ -178,8 +172,7 @@ class LiveMessagesStreamTest {
   @Test
   void anUpstreamThatRefusesKeepsItsStatusAndAnthropicsErrorBody() throws Exception {
     upstream.refuse(401, "{\"error\": {\"message\": \"bad key\"}}");
-    var reply = model.post("/v1/messages", REQUEST.replace("\"max_tokens\": 64,", "\"max_tokens\": 64, \"stream\": true,"),
-        java.util.Map.of());
+    var reply = model.post("/v1/messages", STREAMED);
     assertThat(reply.status()).isEqualTo(502);
     assertThat(reply.json().get("type").asString()).isEqualTo("error");
     assertThat(reply.json().get("error").get("type").asString()).isEqualTo("api_error");

@@ -20,6 +20,8 @@ final class ModelHarness implements AutoCloseable {
       """;
 
   final Deployment deployment;
+  /** For streamed answers, made on first use; shut down on close, which ends the streams it still reads. */
+  private java.net.http.HttpClient streaming;
 
   ModelHarness(Path dir, String implementation, String settings) {
     this(dir, implementation, settings, "");
@@ -67,12 +69,29 @@ final class ModelHarness implements AutoCloseable {
     return Response.of(reply.json());
   }
 
+  /** A POST whose answer is read as it arrives (a stream), over the JDK's client. */
+  java.net.http.HttpResponse<java.io.InputStream> stream(String path, String body) throws Exception {
+    synchronized (this) {
+      if (streaming == null) {
+        streaming = java.net.http.HttpClient.newHttpClient();
+      }
+    }
+    return streaming.send(java.net.http.HttpRequest.newBuilder(url().resolve(path))
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   java.net.URI url() {
     return deployment.directory().find("policy_model").orElseThrow();
   }
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (streaming != null) {
+        streaming.shutdownNow();
+      }
+    }
     deployment.close();
   }
 }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +48,6 @@ class UpstreamStreamingTest {
   final EventUpstream upstream = EventUpstream.start("/v1/responses").events(EVENTS)
       .holdAfter(event -> event.startsWith("event: response.output_text.delta"));
   ModelHarness model;
-  /** Closed after each test: closing waits for the exchanges it carries, streams included. */
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() {
@@ -61,7 +56,6 @@ class UpstreamStreamingTest {
 
   @AfterEach
   void stop() {
-    client.shutdownNow();
     model.close();
     upstream.close();
   }
@@ -71,9 +65,7 @@ class UpstreamStreamingTest {
   }
 
   private HttpResponse<InputStream> post() throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/responses"))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"input\": \"hi\", \"stream\": true}")).build(),
-        HttpResponse.BodyHandlers.ofInputStream());
+    return model.stream("/v1/responses", "{\"input\": \"hi\", \"stream\": true}");
   }
 
   private List<JsonNode> read(HttpResponse<InputStream> response) throws IOException {
