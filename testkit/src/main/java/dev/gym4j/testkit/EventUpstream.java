@@ -50,6 +50,8 @@ public final class EventUpstream implements AutoCloseable {
   private volatile boolean silentAtEnd;
   /** The latest stream's hold: released by the test; whether the stream sent its rest. */
   private volatile Hold hold = new Hold();
+  /** Every stream's hold, released on close. */
+  private final List<Hold> holds = new CopyOnWriteArrayList<>();
 
   private record Hold(CountDownLatch released, AtomicBoolean restSent) {
     Hold() {
@@ -159,6 +161,7 @@ public final class EventUpstream implements AutoCloseable {
       return;
     }
     Hold mine = new Hold();
+    holds.add(mine);
     hold = mine;
     res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
     try (OutputStream out = res.outputStream()) {
@@ -183,7 +186,7 @@ public final class EventUpstream implements AutoCloseable {
   @Override
   public void close() {
     closing.countDown();
-    hold.released().countDown();
+    holds.forEach(each -> each.released().countDown());
     server.stop();
   }
 }
