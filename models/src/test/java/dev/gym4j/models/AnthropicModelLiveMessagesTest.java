@@ -2,32 +2,19 @@ package dev.gym4j.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.gym4j.json.Json;
-import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.EventStreamReader;
+import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -37,7 +24,6 @@ import tools.jackson.databind.node.ObjectNode;
  * and nemo_gym/anthropic_converter.py ({@code anthropic_response_to_sse}).
  */
 class AnthropicModelLiveMessagesTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String MESSAGE = """
       {"id": "msg_01Up", "type": "message", "role": "assistant", "model": "claude-up",
        "content": [{"type": "thinking", "thinking": "The user wants Paris weather.", "signature": "sig-abc=="},
@@ -51,84 +37,32 @@ class AnthropicModelLiveMessagesTest {
 
   @TempDir
   Path dir;
-  HttpServer upstream;
+  /** Holds back the rest of its stream until our caller saw the first text_delta. */
+  final EventUpstream upstream = EventUpstream.start("/v1/messages").answer(MESSAGE)
+      .events(AnthropicStreamingTest.streamOf(MESSAGE)).holdAfter(event -> event.contains("\"text_delta\""));
   ModelHarness model;
-  final CountDownLatch callerSawText = new CountDownLatch(1);
-  final AtomicBoolean restSent = new AtomicBoolean();
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
-  void start() throws IOException {
-    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    upstream.createContext("/v1/messages", exchange -> {
-      JsonNode body = Json.parse(exchange.getRequestBody().readAllBytes());
-      if (!body.path("stream").asBoolean(false)) {
-        byte[] whole = MESSAGE.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, whole.length);
-        exchange.getResponseBody().write(whole);
-        exchange.close();
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      boolean held = false;
-      try {
-        for (String event : AnthropicStreamingTest.streamOf(MESSAGE)) {
-          out.write(event.getBytes(StandardCharsets.UTF_8));
-          out.flush();
-          if (!held && event.contains("\"text_delta\"")) {
-            held = true;
-            callerSawText.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-            restSent.set(true);
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (IOException e) {
-        // our side left
-      }
-      exchange.close();
-    });
-    upstream.start();
-    model = new ModelHarness(dir, "anthropic_model", """
-        anthropic_base_url: http://127.0.0.1:%d
-        anthropic_api_key: sk-ant-live-0123456789
-        anthropic_model: claude-sonnet-4-6
-        max_tokens: 1024
-        """.formatted(upstream.getAddress().getPort()));
+  void start() {
+    model = ModelHarness.anthropic(dir, upstream.port(), "sk-ant-live-0123456789", "");
   }
 
   @AfterEach
   void stop() {
-    callerSawText.countDown();
-    client.shutdownNow();
     model.close();
-    upstream.stop(0);
+    upstream.close();
   }
 
   @Test
   void theFirstTextDeltaArrivesBeforeTheUpstreamSentTheRestAndTheStreamIsTheUnstreamedMessage() throws Exception {
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 256,",
-            "\"max_tokens\": 256, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages",
+        REQUEST.replace("\"max_tokens\": 256,", "\"max_tokens\": 256, \"stream\": true,"));
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
-    List<Boolean> restSentAtFirstText = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode data = event.json();
-        events.add(new EventStreamReader.Event(event.name(), data));
-        if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstText.isEmpty()) {
-          restSentAtFirstText.add(restSent.get());
-          callerSawText.countDown();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstText).as("the first text_delta came before the upstream sent the rest")
-        .containsExactly(false);
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
+        event -> event.json().path("delta").path("type").asString("").equals("text_delta"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("the first text_delta came before the upstream sent the rest").contains(false);
     ObjectNode streamed = EventStreamReader.anthropicMessage(events);
     var plain = model.post("/v1/messages", REQUEST);
     assertThat(plain.status()).as(plain.text()).isEqualTo(200);

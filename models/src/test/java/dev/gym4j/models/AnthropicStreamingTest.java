@@ -4,25 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.gym4j.json.Json;
 import dev.gym4j.server.ServerSentEvents;
+import dev.gym4j.testkit.EventUpstream;
+import dev.gym4j.testkit.ScriptedUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
  * nemo_gym/anthropic_converter.py.
  */
 class AnthropicStreamingTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String KEY = "sk-ant-stream-0123456789abcdef";
   /** A message with every block kind the stream must rebuild; the tool input's JSON is split across deltas. */
   private static final String MESSAGE = """
@@ -58,90 +49,24 @@ class AnthropicStreamingTest {
 
   @TempDir
   Path dir;
-  HttpServer upstream;
+  /** Streams what a test gives it; it holds back the rest of each stream until our caller saw its first delta. */
+  final EventUpstream upstream = EventUpstream.start("/v1/messages").answer(MESSAGE)
+      .holdAfter(event -> event.contains("content_block_delta"));
   ModelHarness model;
-  final HttpClient client = HttpClient.newHttpClient();
-  /** Per call: counted down when our caller sees its first delta; whether the upstream had sent the rest by then. */
-  volatile CountDownLatch callerSawDelta = new CountDownLatch(1);
-  volatile AtomicBoolean restSent = new AtomicBoolean();
-  /** Keeps an upstream that is to go silent after its events waiting until the test ends. */
-  final CountDownLatch testOver = new CountDownLatch(1);
-  volatile boolean silentAfterEvents;
-  final List<ObjectNode> received = new CopyOnWriteArrayList<>();
-  final List<String> keysSeen = new CopyOnWriteArrayList<>();
-  /** What the upstream streams: raw server-sent events; it waits for our caller after the first delta. */
-  volatile List<String> events;
-  volatile String answer = MESSAGE;
-  volatile int status = 200;
 
   @BeforeEach
-  void start() throws IOException {
-    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    upstream.createContext("/v1/messages", exchange -> {
-      ObjectNode body = (ObjectNode) Json.parse(exchange.getRequestBody().readAllBytes());
-      received.add(body);
-      keysSeen.add(exchange.getRequestHeaders().getFirst("x-api-key"));
-      if (status != 200) {
-        byte[] error = Json.writeBytes(FakeAnthropic.errorBody("authentication_error", "invalid key " + KEY));
-        exchange.sendResponseHeaders(status, error.length);
-        exchange.getResponseBody().write(error);
-        exchange.close();
-        return;
-      }
-      if (!body.path("stream").asBoolean(false)) {
-        byte[] whole = answer.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, whole.length);
-        exchange.getResponseBody().write(whole);
-        exchange.close();
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      CountDownLatch sawDelta = callerSawDelta;
-      AtomicBoolean rest = restSent;
-      boolean held = false;
-      try {
-        for (String event : events) {
-          out.write(event.getBytes(StandardCharsets.UTF_8));
-          out.flush();
-          if (!held && event.contains("content_block_delta")) {
-            held = true;
-            sawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-            rest.set(true);
-          }
-        }
-        if (silentAfterEvents) {
-          testOver.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (IOException e) {
-        // our side left: nothing more to send
-      }
-      exchange.close();
-    });
-    upstream.start();
+  void start() {
     model = harness("");
   }
 
   private ModelHarness harness(String global) {
-    return new ModelHarness(dir, "anthropic_model", """
-        anthropic_base_url: http://127.0.0.1:%d
-        anthropic_api_key: %s
-        anthropic_model: claude-sonnet-4-6
-        max_tokens: 1024
-        """.formatted(upstream.getAddress().getPort(), KEY), global);
+    return ModelHarness.anthropic(dir, upstream.port(), KEY, global);
   }
 
   @AfterEach
   void stop() {
-    callerSawDelta.countDown();
-    testOver.countDown();
-    client.shutdownNow();
     model.close();
-    upstream.stop(0);
+    upstream.close();
   }
 
   // ------------------------------------------------------------------ the upstream's stream, made from a message
@@ -209,43 +134,36 @@ class AnthropicStreamingTest {
   }
 
   static String event(String name, ObjectNode data) {
-    return "event: " + name + "\ndata: " + Json.write(data) + "\n\n";
+    return EventUpstream.event(name, data);
   }
 
   // ------------------------------------------------------------------ our caller
 
   private HttpResponse<InputStream> post(String path, String body) throws Exception {
-    callerSawDelta = new CountDownLatch(1);
-    restSent = new AtomicBoolean();
-    return client.send(HttpRequest.newBuilder(URI.create(model.url() + path))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
+    return model.stream(path, body);
   }
 
   /** Our stream's events (data, with {@code [DONE]} as a string); checks that the first delta came early. */
   private List<JsonNode> read(HttpResponse<InputStream> response) throws IOException {
     assertThat(response.statusCode()).isEqualTo(200);
     List<JsonNode> read = new ArrayList<>();
-    List<Boolean> restSentAtFirstDelta = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode json = event.data().equals("[DONE]") ? Json.toTree("[DONE]") : event.json();
-        read.add(json);
-        boolean delta = json.path("type").asString("").endsWith(".delta")
-            || !json.path("choices").path(0).path("delta").path("content").asString("").isEmpty()
-            || !json.path("choices").path(0).path("delta").path("reasoning_content").asString("").isEmpty();
-        if (delta && restSentAtFirstDelta.isEmpty()) {
-          restSentAtFirstDelta.add(restSent.get());
-          callerSawDelta.countDown();
-        }
-        return true;
-      });
-    }
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(), event -> isDelta(json(event)),
+        event -> read.add(json(event)));
     assertThat(String.join("", read.stream().map(JsonNode::toString).toList())).doesNotContain(KEY);
-    if (!restSentAtFirstDelta.isEmpty()) {
-      assertThat(restSentAtFirstDelta).as("the first delta came before the upstream sent the rest")
-          .containsExactly(false);
-    }
+    restSent.ifPresent(sent -> assertThat(sent).as("the first delta came before the upstream sent the rest")
+        .isFalse());
     return read;
+  }
+
+  private static JsonNode json(ServerSentEvents.Event event) {
+    return event.data().equals("[DONE]") ? Json.toTree("[DONE]") : event.json();
+  }
+
+  /** A Responses delta event, or a chat chunk with content or reasoning. */
+  private static boolean isDelta(JsonNode json) {
+    return json.path("type").asString("").endsWith(".delta")
+        || !json.path("choices").path(0).path("delta").path("content").asString("").isEmpty()
+        || !json.path("choices").path(0).path("delta").path("reasoning_content").asString("").isEmpty();
   }
 
   private static List<String> types(List<JsonNode> events) {
@@ -274,13 +192,14 @@ class AnthropicStreamingTest {
 
   @Test
   void eventsArriveAsStreamedAndEndInTheUnstreamedResponse() throws Exception {
-    events = streamOf(MESSAGE);
+    upstream.events(streamOf(MESSAGE));
     List<JsonNode> streamed = read(post("/v1/responses", REQUEST + ", \"stream\": true}"));
     JsonNode plain = model.post("/v1/responses", REQUEST + "}").json();
 
-    assertThat(received.get(0).get("stream").asBoolean()).isTrue();
-    assertThat(received.get(1).has("stream")).isFalse();
-    assertThat(keysSeen).containsOnly(KEY);
+    List<ScriptedUpstream.Received> received = upstream.received();
+    assertThat(received.get(0).body().get("stream").asBoolean()).isTrue();
+    assertThat(received.get(1).body().has("stream")).isFalse();
+    assertThat(received).extracting(request -> request.headers().get("x-api-key")).containsOnly(KEY);
     assertThat(types(streamed)).startsWith("response.created", "response.in_progress", "response.output_item.added",
         "response.reasoning_summary_part.added", "response.reasoning_summary_text.delta").endsWith(
         "response.function_call_arguments.done", "response.output_item.done", "response.completed");
@@ -318,11 +237,11 @@ class AnthropicStreamingTest {
 
   @Test
   void aCutAnswerEndsInResponseIncompleteAsUnstreamed() throws Exception {
-    answer = """
+    String answer = """
         {"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-up",
          "content": [{"type": "text", "text": "Once upon a time, there was"}],
          "stop_reason": "max_tokens", "stop_sequence": null, "usage": {"input_tokens": 5, "output_tokens": 9}}""";
-    events = streamOf(answer);
+    upstream.answer(answer).events(streamOf(answer));
     List<JsonNode> streamed = read(post("/v1/responses", "{\"input\": \"a story\", \"stream\": true}"));
     JsonNode plain = model.post("/v1/responses", "{\"input\": \"a story\"}").json();
     assertThat(types(streamed).getLast()).isEqualTo("response.incomplete");
@@ -333,11 +252,11 @@ class AnthropicStreamingTest {
 
   @Test
   void aStopSequenceAndRedactedThinkingEndAsUnstreamed() throws Exception {
-    answer = """
+    String answer = """
         {"id": "msg_3", "type": "message", "role": "assistant", "model": "claude-up",
          "content": [{"type": "redacted_thinking", "data": "opaque=="}, {"type": "text", "text": "Counting: 1, 2,"}],
          "stop_reason": "stop_sequence", "stop_sequence": " 3", "usage": {"input_tokens": 7, "output_tokens": 6}}""";
-    events = streamOf(answer);
+    upstream.answer(answer).events(streamOf(answer));
     List<JsonNode> streamed = read(post("/v1/responses", "{\"input\": \"count\", \"stream\": true}"));
     JsonNode plain = model.post("/v1/responses", "{\"input\": \"count\"}").json();
     JsonNode last = streamed.getLast().get("response");
@@ -349,7 +268,7 @@ class AnthropicStreamingTest {
 
   @Test
   void chatChunksArriveAsStreamedWithTheUnstreamedFinishAndUsage() throws Exception {
-    events = streamOf(MESSAGE);
+    upstream.events(streamOf(MESSAGE));
     String chat = """
         {"model": "any", "messages": [{"role": "user", "content": "Weather in Paris?"}],
          "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]""";
@@ -399,7 +318,7 @@ class AnthropicStreamingTest {
 
   @Test
   void anUpstreamThatRefusesBeforeItsStreamIsA502WithItsStatusAndNoKey() throws Exception {
-    status = 401;
+    upstream.refuse(401, Json.write(FakeAnthropic.errorBody("authentication_error", "invalid key " + KEY)));
     HttpResponse<InputStream> response = post("/v1/responses", "{\"input\": \"hi\", \"stream\": true}");
     assertThat(response.statusCode()).isEqualTo(502);
     String body = new String(response.body().readAllBytes(), StandardCharsets.UTF_8);
@@ -416,7 +335,7 @@ class AnthropicStreamingTest {
   void anUpstreamErrorEventMidStreamIsOurErrorEvent() throws Exception {
     List<String> script = new ArrayList<>(streamOf(MESSAGE).subList(0, 5));
     script.add(event("error", FakeAnthropic.errorBody("overloaded_error", "Overloaded; key " + KEY)));
-    events = script;
+    upstream.events(script);
     List<JsonNode> streamed = read(post("/v1/responses", REQUEST + ", \"stream\": true}"));
     JsonNode error = streamed.getLast();
     assertThat(error.get("type").asString()).isEqualTo("error");
@@ -428,14 +347,14 @@ class AnthropicStreamingTest {
 
   @Test
   void aStreamThatBreaksOrEndsEarlyIsAnErrorEventNeverACompletedResponse() throws Exception {
-    events = new ArrayList<>(streamOf(MESSAGE).subList(0, 6));
+    upstream.events(streamOf(MESSAGE).subList(0, 6));
     List<JsonNode> ended = read(post("/v1/responses", REQUEST + ", \"stream\": true}"));
     assertThat(ended.getLast().get("type").asString()).isEqualTo("error");
     assertThat(ended.getLast().get("message").asString()).contains("before message_stop");
 
     List<String> broken = new ArrayList<>(streamOf(MESSAGE).subList(0, 6));
     broken.add("data: {not json\n\n");
-    events = broken;
+    upstream.events(broken);
     List<JsonNode> chunks = read(post("/v1/chat/completions", """
         {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": true}"""));
     assertThat(chunks.getLast().get("error").get("code").asString()).isEqualTo("upstream_error");
@@ -444,7 +363,7 @@ class AnthropicStreamingTest {
     List<String> unknown = new ArrayList<>(streamOf(MESSAGE).subList(0, 2));
     unknown.add(event("content_block_start", (ObjectNode) Json.parse("""
         {"type": "content_block_start", "index": 0, "content_block": {"type": "server_tool_use", "id": "x"}}""")));
-    events = unknown;
+    upstream.events(unknown);
     List<JsonNode> invalid = read(post("/v1/responses", REQUEST + ", \"stream\": true}"));
     assertThat(invalid.getLast().get("message").asString()).contains("invalid answer").contains("server_tool_use");
   }
@@ -453,8 +372,7 @@ class AnthropicStreamingTest {
   void aSilentUpstreamMeetsTheIdleDeadline() throws Exception {
     model.close();
     model = harness("client_request_timeout_seconds: 1\n");
-    events = new ArrayList<>(streamOf(MESSAGE).subList(0, 4));
-    silentAfterEvents = true;
+    upstream.events(streamOf(MESSAGE).subList(0, 4)).silentAtEnd();
     List<JsonNode> streamed = read(post("/v1/responses", REQUEST + ", \"stream\": true}"));
     assertThat(streamed.getLast().get("type").asString()).isEqualTo("error");
     assertThat(streamed.getLast().get("message").asString()).contains("no event within");

@@ -2,28 +2,19 @@ package dev.gym4j.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
+import java.util.stream.Stream;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.gym4j.json.Json;
-import dev.gym4j.server.ServerSentEvents;
 import dev.gym4j.testkit.AnthropicSdks;
 import dev.gym4j.testkit.EventStreamReader;
+import dev.gym4j.testkit.EventUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +33,6 @@ import tools.jackson.databind.node.ObjectNode;
  * responses_api_models/openai_model/app.py (the upstream's stream passed on).
  */
 class LiveMessagesStreamTest {
-  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String MESSAGE = """
       {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
        "content": [{"type": "output_text", "text": "Hello there.", "annotations": []}]}""";
@@ -57,112 +47,72 @@ class LiveMessagesStreamTest {
       {"model": "claude-x", "max_tokens": 64, "messages": [{"role": "user", "content": "add 1 and 2"}],
        "tools": [{"name": "add", "input_schema": {"type": "object", "properties": {}}}]}""";
 
+  private static final String STREAMED =
+      REQUEST.replace("\"max_tokens\": 64,", "\"max_tokens\": 64, \"stream\": true,");
+
   @TempDir
   Path dir;
-  HttpServer upstream;
+  /** Holds back the rest of its stream until our caller saw the first text_delta (or, in one test, a ping). */
+  final EventUpstream upstream = EventUpstream.start("/v1/responses").answer(WHOLE).events(events())
+      .holdAfter(event -> event.startsWith("event: response.output_text.delta"));
   ModelHarness model;
-  final CountDownLatch callerSawDelta = new CountDownLatch(1);
-  final AtomicBoolean restSent = new AtomicBoolean();
-  /** Whether the upstream holds back the rest of its stream until our caller saw the first text_delta. */
-  volatile boolean hold = true;
-  /** Whether it holds it back until our caller saw a ping instead. */
-  volatile boolean holdForPing;
-  final CountDownLatch callerSawPing = new CountDownLatch(1);
-  final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
-  void start() throws IOException {
-    upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    upstream.createContext("/v1/responses", exchange -> {
-      JsonNode request = Json.parse(exchange.getRequestBody().readAllBytes());
-      if (!request.path("stream").asBoolean(false)) {
-        byte[] body = WHOLE.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, body.length);
-        exchange.getResponseBody().write(body);
-        exchange.close();
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      event(out, "{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\","
-          + " \"output\": []}}");
-      event(out, "{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
-          + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}");
-      event(out, "{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}");
-      event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"delta\": \"Hello\"}");
-      try {
-        if (holdForPing) {
-          callerSawPing.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        } else if (hold) {
-          callerSawDelta.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      restSent.set(true);
-      event(out, "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
-          + " \"content_index\": 0, \"delta\": \" there.\"}");
-      event(out, "{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}");
-      event(out, "{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
-          + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}");
-      for (String piece : List.of("{\\\"a\\\": 1, ", "\\\"b\\\": 2}")) {
-        event(out, "{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\","
-            + " \"output_index\": 1, \"delta\": \"" + piece + "\"}");
-      }
-      event(out, "{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}");
-      event(out, "{\"type\": \"response.completed\", \"response\": " + WHOLE + "}");
-      exchange.close();
-    });
-    upstream.start();
-    model = new ModelHarness(dir, "openai_model", """
-        openai_base_url: http://127.0.0.1:%d/v1
-        openai_api_key: sk-live-123
-        openai_model: gpt
-        """.formatted(upstream.getAddress().getPort()));
+  void start() {
+    model = ModelHarness.openai(dir, upstream.port());
   }
 
   @AfterEach
   void stop() {
-    callerSawDelta.countDown();
-    callerSawPing.countDown();
-    client.shutdownNow();
     model.close();
-    upstream.stop(0);
+    upstream.close();
   }
 
-  private static void event(OutputStream out, String data) throws IOException {
+  /** The Responses events of the message then the call, the text and the arguments in two deltas each. */
+  private static List<String> events() {
+    return Stream.of(
+        "{\"type\": \"response.created\", \"response\": {" + HEAD + ", \"status\": \"in_progress\", \"output\": []}}",
+        "{\"type\": \"response.output_item.added\", \"output_index\": 0, \"item\": {\"id\": \"msg_1\","
+            + " \"type\": \"message\", \"role\": \"assistant\", \"status\": \"in_progress\", \"content\": []}}",
+        "{\"type\": \"response.content_part.added\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+            + " \"content_index\": 0, \"part\": {\"type\": \"output_text\", \"text\": \"\", \"annotations\": []}}",
+        textDelta("Hello"),
+        textDelta(" there."),
+        "{\"type\": \"response.output_item.done\", \"output_index\": 0, \"item\": " + MESSAGE + "}",
+        "{\"type\": \"response.output_item.added\", \"output_index\": 1, \"item\": {\"id\": \"fc_1\","
+            + " \"type\": \"function_call\", \"call_id\": \"call_1\", \"name\": \"add\", \"arguments\": \"\"}}",
+        argumentsDelta("{\\\"a\\\": 1, "),
+        argumentsDelta("\\\"b\\\": 2}"),
+        "{\"type\": \"response.output_item.done\", \"output_index\": 1, \"item\": " + CALL + "}",
+        "{\"type\": \"response.completed\", \"response\": " + WHOLE + "}")
+        .map(LiveMessagesStreamTest::event).toList();
+  }
+
+  private static String textDelta(String text) {
+    return "{\"type\": \"response.output_text.delta\", \"item_id\": \"msg_1\", \"output_index\": 0,"
+        + " \"content_index\": 0, \"delta\": \"" + text + "\"}";
+  }
+
+  private static String argumentsDelta(String piece) {
+    return "{\"type\": \"response.function_call_arguments.delta\", \"item_id\": \"fc_1\", \"output_index\": 1,"
+        + " \"delta\": \"" + piece + "\"}";
+  }
+
+  private static String event(String data) {
     JsonNode json = Json.parse(data.getBytes(StandardCharsets.UTF_8));
-    out.write(("event: " + json.path("type").asString() + "\ndata: " + Json.write(json) + "\n\n")
-        .getBytes(StandardCharsets.UTF_8));
-    out.flush();
+    return EventUpstream.event(json.path("type").asString(), json);
   }
 
   @Test
   void theFirstTextDeltaArrivesBeforeTheUpstreamSentTheRestAndTheStreamRebuildsTheUnstreamedMessage()
       throws Exception {
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
-            "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages", STREAMED);
     assertThat(response.statusCode()).isEqualTo(200);
     List<EventStreamReader.Event> events = new ArrayList<>();
-    List<Boolean> restSentAtFirstDelta = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        JsonNode data = event.json();
-        events.add(new EventStreamReader.Event(event.name(), data));
-        if (data.path("delta").path("type").asString("").equals("text_delta") && restSentAtFirstDelta.isEmpty()) {
-          restSentAtFirstDelta.add(restSent.get());
-          callerSawDelta.countDown();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstDelta).as("the first text_delta came before the upstream sent the rest")
-        .containsExactly(false);
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(),
+        event -> event.json().path("delta").path("type").asString("").equals("text_delta"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("the first text_delta came before the upstream sent the rest").contains(false);
     // pings may come between events while the upstream is silent (the machine may be slow): they carry nothing
     assertThat(events).as(events::toString).extracting(EventStreamReader.Event::name)
         .filteredOn(name -> !name.equals("ping")).containsExactly("message_start",
@@ -185,23 +135,11 @@ class LiveMessagesStreamTest {
 
   @Test
   void whileTheUpstreamIsSilentTheCallerIsPingedAndTheMessageStillCompletes() throws Exception {
-    holdForPing = true;
-    AtomicBoolean restSentAtFirstPing = new AtomicBoolean(true);
-    HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(model.url() + "/v1/messages"))
-        .POST(HttpRequest.BodyPublishers.ofString(REQUEST.replace("\"max_tokens\": 64,",
-            "\"max_tokens\": 64, \"stream\": true,"))).build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response = model.stream("/v1/messages", STREAMED);
     List<EventStreamReader.Event> events = new ArrayList<>();
-    try (InputStream in = response.body()) {
-      ServerSentEvents.read(in, 1 << 20, WAIT, event -> {
-        events.add(new EventStreamReader.Event(event.name(), event.json()));
-        if ("ping".equals(event.name()) && callerSawPing.getCount() > 0) {
-          restSentAtFirstPing.set(restSent.get());
-          callerSawPing.countDown();
-        }
-        return true;
-      });
-    }
-    assertThat(restSentAtFirstPing.get()).as("a ping came while the upstream held back the rest").isFalse();
+    Optional<Boolean> restSent = upstream.readReleasingAt(response.body(), event -> event.name().equals("ping"),
+        event -> events.add(new EventStreamReader.Event(event.name(), event.json())));
+    assertThat(restSent).as("a ping came while the upstream held back the rest").contains(false);
     assertThat(events.getLast().name()).isEqualTo("message_stop");
     ObjectNode streamed = EventStreamReader.anthropicMessage(events);
     assertThat(streamed.get("content").get(0).get("text").asString()).isEqualTo("Hello there.");
@@ -210,7 +148,7 @@ class LiveMessagesStreamTest {
   @ParameterizedTest
   @ValueSource(strings = {"typescript", "python"})
   void theAnthropicSdksReadTheLiveStreamAsTheUnstreamedMessage(String sdk) {
-    hold = false;
+    upstream.holdAfter(event -> false);
     ObjectNode scenario = Json.object();
     scenario.set("request", Json.parse(REQUEST));
     scenario.set("bad", Json.parse("{\"model\": \"m\", \"max_tokens\": 0, \"messages\": []}"));
@@ -233,15 +171,8 @@ class LiveMessagesStreamTest {
 
   @Test
   void anUpstreamThatRefusesKeepsItsStatusAndAnthropicsErrorBody() throws Exception {
-    upstream.removeContext("/v1/responses");
-    upstream.createContext("/v1/responses", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      exchange.sendResponseHeaders(401, 0);
-      exchange.getResponseBody().write("{\"error\": {\"message\": \"bad key\"}}".getBytes());
-      exchange.close();
-    });
-    var reply = model.post("/v1/messages", REQUEST.replace("\"max_tokens\": 64,", "\"max_tokens\": 64, \"stream\": true,"),
-        java.util.Map.of());
+    upstream.refuse(401, "{\"error\": {\"message\": \"bad key\"}}");
+    var reply = model.post("/v1/messages", STREAMED);
     assertThat(reply.status()).isEqualTo(502);
     assertThat(reply.json().get("type").asString()).isEqualTo("error");
     assertThat(reply.json().get("error").get("type").asString()).isEqualTo("api_error");

@@ -20,6 +20,8 @@ final class ModelHarness implements AutoCloseable {
       """;
 
   final Deployment deployment;
+  /** For streamed answers, made on first use; shut down on close, which ends the streams it still reads. */
+  private java.net.http.HttpClient streaming;
 
   ModelHarness(Path dir, String implementation, String settings) {
     this(dir, implementation, settings, "");
@@ -30,6 +32,25 @@ final class ModelHarness implements AutoCloseable {
     String yaml = FAST_RETRIES + global + "policy_model:\n  responses_api_models:\n    " + implementation + ":\n"
         + settings.indent(6);
     deployment = Deployment.start(TestConfigs.load(dir, yaml), Implementations.load(), Set.of());
+  }
+
+  /** openai_model (key {@code sk-live-123}, model {@code gpt}) on an upstream at 127.0.0.1:{@code port}/v1. */
+  static ModelHarness openai(Path dir, int port) {
+    return new ModelHarness(dir, "openai_model", """
+        openai_base_url: http://127.0.0.1:%d/v1
+        openai_api_key: sk-live-123
+        openai_model: gpt
+        """.formatted(port));
+  }
+
+  /** anthropic_model (claude-sonnet-4-6, max_tokens 1024) on an upstream at 127.0.0.1:{@code port}. */
+  static ModelHarness anthropic(Path dir, int port, String key, String global) {
+    return new ModelHarness(dir, "anthropic_model", """
+        anthropic_base_url: http://127.0.0.1:%d
+        anthropic_api_key: %s
+        anthropic_model: claude-sonnet-4-6
+        max_tokens: 1024
+        """.formatted(port, key), global);
   }
 
   HttpReply post(String path, String body) {
@@ -48,12 +69,29 @@ final class ModelHarness implements AutoCloseable {
     return Response.of(reply.json());
   }
 
+  /** A POST whose answer is read as it arrives (a stream), over the JDK's client. */
+  java.net.http.HttpResponse<java.io.InputStream> stream(String path, String body) throws Exception {
+    synchronized (this) {
+      if (streaming == null) {
+        streaming = java.net.http.HttpClient.newHttpClient();
+      }
+    }
+    return streaming.send(java.net.http.HttpRequest.newBuilder(url().resolve(path))
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   java.net.URI url() {
     return deployment.directory().find("policy_model").orElseThrow();
   }
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (streaming != null) {
+        streaming.shutdownNow();
+      }
+    }
     deployment.close();
   }
 }
