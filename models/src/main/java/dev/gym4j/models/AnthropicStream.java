@@ -76,7 +76,7 @@ final class AnthropicStream {
       AnthropicStream stream = new AnthropicStream(output);
       String failure;
       try (upstream) {
-        ServerSentEvents.read(upstream, EventRelay.MAX_EVENT_BYTES, idle, stream::onEvent);
+        EventRelay.readAnswer(upstream, idle, EventRelay.MAX_ANSWER_CHARS, stream::onEvent);
         if (stream.stopped) {
           return;
         }

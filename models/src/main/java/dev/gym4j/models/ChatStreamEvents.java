@@ -2,7 +2,6 @@ package dev.gym4j.models;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,13 +38,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The upstream is read under an idle deadline and an event size limit, and what is written waits for our
  * caller, so a slow caller slows the upstream read; what is held is the answer itself (the final Response is
- * made from it), at most {@link #MAX_ANSWER_CHARS}. An upstream that breaks, stalls, sends an error or ends
+ * made from it), at most {@link EventRelay#MAX_ANSWER_CHARS}. An upstream that breaks, stalls, sends an error or ends
  * without {@code [DONE]}, or whose answer the pipeline refuses, ends the stream with an {@code error} event.
  */
 final class ChatStreamEvents {
-  /** The most answer text (event data) one stream may bring. */
-  static final long MAX_ANSWER_CHARS = EventRelay.MAX_EVENT_BYTES;
-
   private final ResponseEvents events;
   private final boolean splitThinking;
   private final boolean reasoningField;
@@ -88,7 +84,7 @@ final class ChatStreamEvents {
   static ServerSentEvents.Stream stream(URI url, InputStream upstream, Duration idle, ObjectNode head,
       boolean splitThinking, boolean reasoningField, Function<ObjectNode, Response> finish) {
     return ServerSentEvents.stream(sink -> {
-      ResponseEvents events = new ResponseEvents(new CallerSink(sink));
+      ResponseEvents events = new ResponseEvents(EventRelay.callerSink(sink));
       try (upstream) {
         events.started(head);
         ChatStreamEvents stream = new ChatStreamEvents(events, splitThinking, reasoningField);
@@ -98,7 +94,7 @@ final class ChatStreamEvents {
         response.json().set("id", head.get("id"));
         response.json().set("created_at", head.get("created_at"));
         stream.finish(response);
-      } catch (CallerGone e) {
+      } catch (EventRelay.CallerFailed e) {
         throw e.getCause();
       } catch (IOException e) {
         events.error("upstream_error", Secrets.redact("upstream " + Upstream.shown(url) + " failed mid-stream: "
@@ -110,16 +106,11 @@ final class ChatStreamEvents {
   }
 
   private void read(InputStream upstream, Duration idle) throws IOException {
-    long[] chars = {0};
     boolean[] done = {false};
-    ServerSentEvents.read(upstream, EventRelay.MAX_EVENT_BYTES, idle, event -> {
+    EventRelay.readAnswer(upstream, idle, EventRelay.MAX_ANSWER_CHARS, event -> {
       if (event.data().equals("[DONE]")) {
         done[0] = true;
         return false;
-      }
-      chars[0] += event.data().length();
-      if (chars[0] > MAX_ANSWER_CHARS) {
-        throw new IOException("the answer is longer than " + MAX_ANSWER_CHARS + " characters");
       }
       JsonNode json;
       try {
@@ -311,32 +302,5 @@ final class ChatStreamEvents {
       default -> { }
     }
     events.itemDone(index, item);
-  }
-
-  /** Writing to our caller failed: the stream is over, with nobody to tell. */
-  private static final class CallerGone extends UncheckedIOException {
-    CallerGone(IOException cause) {
-      super(cause);
-    }
-  }
-
-  private record CallerSink(ServerSentEvents.Sink sink) implements ServerSentEvents.Sink {
-    @Override
-    public void send(String name, Object data) {
-      try {
-        sink.send(name, data);
-      } catch (IOException e) {
-        throw new CallerGone(e);
-      }
-    }
-
-    @Override
-    public void sendText(String name, String data) {
-      try {
-        sink.sendText(name, data);
-      } catch (IOException e) {
-        throw new CallerGone(e);
-      }
-    }
   }
 }

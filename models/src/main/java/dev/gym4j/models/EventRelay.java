@@ -89,6 +89,41 @@ final class EventRelay {
     }
   }
 
+  /** {@code sink} with each write's failure turned into a {@link CallerFailed}, told apart from the upstream's. */
+  static ServerSentEvents.Sink callerSink(ServerSentEvents.Sink sink) {
+    return new ServerSentEvents.Sink() {
+      @Override
+      public void send(String name, Object data) {
+        EventRelay.send(() -> sink.send(name, data));
+      }
+
+      @Override
+      public void sendText(String name, String data) {
+        EventRelay.send(() -> sink.sendText(name, data));
+      }
+    };
+  }
+
+  /** The most event data one upstream stream may bring when its events are added up into one answer. */
+  static final long MAX_ANSWER_CHARS = MAX_EVENT_BYTES;
+
+  /**
+   * Reads an upstream stream whose events are added up into one answer, as {@link ServerSentEvents#read} does
+   * (idle deadline, event size limit), and fails once the events' data passes {@code maxChars} in all: the
+   * answer is held until its end, so an upstream that never stops must not grow it without bound.
+   */
+  static void readAnswer(InputStream upstream, Duration idle, long maxChars, ServerSentEvents.Reader reader)
+      throws IOException {
+    long[] chars = {0};
+    ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, event -> {
+      chars[0] += event.data().length();
+      if (chars[0] > maxChars) {
+        throw new IOException("the answer is longer than " + maxChars + " characters");
+      }
+      return reader.onEvent(event);
+    });
+  }
+
   /** A Responses {@code error} event. */
   static ObjectNode responsesError(String message, long sequence) {
     ObjectNode event = Json.object();
