@@ -83,8 +83,7 @@ public final class AzureOpenAIModel extends ModelServer {
   protected Optional<ServerSentEvents.Stream> streamResponses(ResponseCreateParams request, Call call) {
     ObjectNode body = ResponsesToChat.convert(request.json(), false);
     body.put("model", model);
-    body.put("stream", true);
-    body.putObject("stream_options").put("include_usage", true);
+    EventRelay.streamingChat(body, EventRelay.WITH_USAGE);
     java.io.InputStream events = upstream.openEvents(chatUrl, body);
     ObjectNode started = Json.object().put("object", "chat.completion").put("created", Instant.now().getEpochSecond());
     started.putArray("choices");
@@ -98,10 +97,7 @@ public final class AzureOpenAIModel extends ModelServer {
   protected Optional<ServerSentEvents.Stream> streamChatCompletions(ChatCompletionRequest request, Call call) {
     ObjectNode body = request.json().deepCopy();
     body.put("model", model);
-    body.put("stream", true);
-    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
-      body.set("stream_options", options);
-    }
+    EventRelay.streamingChat(body, call.bodyObject().get("stream_options"));
     java.io.InputStream events = upstream.openEvents(chatUrl, body);
     return Optional.of(EventRelay.relay(chatUrl, events, context().client().settings().requestTimeout(),
         OpenAIShapes::chatChunk, "[DONE]", EventRelay::chatError));

@@ -124,6 +124,20 @@ final class EventRelay {
     });
   }
 
+  /** The stream options of a chat stream whose chunks are added up into one answer: the usage chunk too. */
+  static final ObjectNode WITH_USAGE = Json.object().put("include_usage", true);
+
+  /**
+   * {@code body} made a streaming Chat Completions request: {@code stream: true}, and {@code options} (a copy)
+   * as its {@code stream_options} when it is an object (the caller's, for chunks relayed to it).
+   */
+  static void streamingChat(ObjectNode body, JsonNode options) {
+    body.put("stream", true);
+    if (options instanceof ObjectNode object) {
+      body.set("stream_options", object.deepCopy());
+    }
+  }
+
   /** A Responses {@code error} event. */
   static ObjectNode responsesError(String message, long sequence) {
     ObjectNode event = Json.object();

@@ -73,10 +73,7 @@ public final class OpenAIModel extends ModelServer {
   protected java.util.Optional<dev.gym4j.server.ServerSentEvents.Stream> streamChatCompletions(
       ChatCompletionRequest request, Call call) {
     ObjectNode body = withDefaults(request.json());
-    body.put("stream", true);
-    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
-      body.set("stream_options", options);
-    }
+    EventRelay.streamingChat(body, call.bodyObject().get("stream_options"));
     URI url = Upstream.resolve(baseUrl, "/chat/completions");
     java.io.InputStream events = upstream.openEvents(url, body);
     return java.util.Optional.of(EventRelay.relay(url, events, context().client().settings().requestTimeout(),

@@ -46,20 +46,11 @@ final class Upstream {
   }
 
   HttpReply post(URI url, ObjectNode body) {
-    if (limit != null) {
-      try {
-        limit.acquire();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.util.concurrent.CancellationException("interrupted while waiting for an upstream slot");
-      }
-    }
+    acquire();
     try {
       return client.send(url, "POST", Json.writeBytes(body), Map.of(), headers);
     } finally {
-      if (limit != null) {
-        limit.release();
-      }
+      release();
     }
   }
 

@@ -195,8 +195,7 @@ public final class VLLMModel extends ModelServer {
     String base = replicaBase(call.sessionId());
     URI url = Upstream.resolve(base, "/chat/completions");
     ObjectNode streamed = body.deepCopy();
-    streamed.put("stream", true);
-    streamed.putObject("stream_options").put("include_usage", true);
+    EventRelay.streamingChat(streamed, EventRelay.WITH_USAGE);
     Upstream.Opened opened = upstream.open(url, streamed);
     if (opened.refusal() != null) {
       if (contextOverflow(opened.refusal())) {
@@ -231,10 +230,7 @@ public final class VLLMModel extends ModelServer {
     ObjectNode body = request.json().deepCopy();
     prepare(body);
     URI url = Upstream.resolve(replicaBase(call.sessionId()), "/chat/completions");
-    body.put("stream", true);
-    if (call.bodyObject().get("stream_options") instanceof ObjectNode options) {
-      body.set("stream_options", options);
-    }
+    EventRelay.streamingChat(body, call.bodyObject().get("stream_options"));
     Upstream.Opened opened = upstream.open(url, body);
     if (opened.refusal() != null) {
       if (contextOverflow(opened.refusal())) {
