@@ -139,11 +139,11 @@ public final class Routes {
       AcceptedConnections.started(req.remotePeer(), req.localPeer());
       String wrongHost = hostCheck.refusal(authority(req));
       if (wrongHost != null) {
-        send(req, res, 421, shaped(req.path().path(), 421, ErrorBodies.detail(wrongHost)));
+        send(req, res, 421, ErrorBodies.detail(wrongHost));
       } else if (targetLength(req) > MAX_TARGET_LENGTH) {
         res.header(HeaderNames.CONNECTION, "close");
-        send(req, res, 414, shaped(req.path().path(), 414, ErrorBodies.detail("the request target is longer than "
-            + MAX_TARGET_LENGTH + " characters")));
+        send(req, res, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
+            + " characters"));
       } else {
         chain.proceed();
       }
@@ -153,12 +153,11 @@ public final class Routes {
     });
     routing.any((req, res) -> {
       java.util.Set<String> allowed = methods.get(req.path().path());
-      String path = req.path().path();
       if (allowed == null) {
-        send(req, res, 404, shaped(path, 404, ErrorBodies.detail("Not Found")));
+        send(req, res, 404, ErrorBodies.detail("Not Found"));
       } else {
         res.header(HeaderNames.ALLOW, String.join(", ", allowed));
-        send(req, res, 405, shaped(path, 405, ErrorBodies.detail("Method Not Allowed")));
+        send(req, res, 405, ErrorBodies.detail("Method Not Allowed"));
       }
     });
   }
@@ -242,8 +241,8 @@ public final class Routes {
     if (maxConcurrentRequests > 0 && ownInFlight.get() >= maxConcurrentRequests) {
       // at capacity: refuse now with a hint when to retry, rather than queue without bound
       answer.headers.put(HeaderNames.RETRY_AFTER.defaultCase(), "1");
-      return answer.status(503, shaped(route, 503, ErrorBodies.detail(serverName + " is at capacity ("
-          + maxConcurrentRequests + " requests in flight); retry later")));
+      return answer.status(503, ErrorBodies.detail(serverName + " is at capacity (" + maxConcurrentRequests
+          + " requests in flight); retry later"));
     }
     inFlight.incrementAndGet();
     ownInFlight.incrementAndGet();
@@ -252,7 +251,6 @@ public final class Routes {
       if (answer.abandoned) {
         abandoned(route, in);
       }
-      answer.body = shaped(route, answer.status, answer.body);
       return answer;
     } finally {
       ownInFlight.decrementAndGet();
@@ -423,9 +421,10 @@ public final class Routes {
     return maxBodyBytes;
   }
 
-  static void send(ServerRequest req, ServerResponse res, int status, Object body) {
+  /** Writes an answer over HTTP, an error body in the shape its path's clients read ({@link #shaped}). */
+  private void send(ServerRequest req, ServerResponse res, int status, Object body) {
     res.status(Status.create(status));
-    Rendered rendered = render(status, body);
+    Rendered rendered = render(status, shaped(req.path().path(), status, body));
     res.header(HeaderNames.CONTENT_TYPE, rendered.contentType());
     if (req.prologue().method() == Method.HEAD) {
       res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(rendered.bytes().length));
@@ -464,21 +463,19 @@ public final class Routes {
   InProcess.Answered serve(InProcess.Request request, CallerWatch watch) {
     String wrongHost = hostCheck.refusal(request.authority());
     if (wrongHost != null) {
-      return answered(request, 421, shaped(request.path(), 421, ErrorBodies.detail(wrongHost)), Map.of(),
-          java.util.List.of());
+      return answered(request, 421, ErrorBodies.detail(wrongHost), Map.of(), java.util.List.of());
     }
     if (request.path().length() > MAX_TARGET_LENGTH) {
-      return answered(request, 414, shaped(request.path(), 414, ErrorBodies.detail("the request target is longer "
-          + "than " + MAX_TARGET_LENGTH + " characters")), Map.of("Connection", "close"), java.util.List.of());
+      return answered(request, 414, ErrorBodies.detail("the request target is longer than " + MAX_TARGET_LENGTH
+          + " characters"), Map.of("Connection", "close"), java.util.List.of());
     }
     JsonHandler handler = endpoints.get(request.method() + " " + request.path());
     if (handler == null) {
       java.util.Set<String> allowed = methods.get(request.path());
       return allowed == null
-          ? answered(request, 404, shaped(request.path(), 404, ErrorBodies.detail("Not Found")), Map.of(),
-              java.util.List.of())
-          : answered(request, 405, shaped(request.path(), 405, ErrorBodies.detail("Method Not Allowed")),
-              Map.of("Allow", String.join(", ", allowed)), java.util.List.of());
+          ? answered(request, 404, ErrorBodies.detail("Not Found"), Map.of(), java.util.List.of())
+          : answered(request, 405, ErrorBodies.detail("Method Not Allowed"), Map.of("Allow", String.join(", ",
+              allowed)), java.util.List.of());
     }
     String route = request.path();
     byte[] body = request.body() == null ? new byte[0] : request.body();
@@ -495,8 +492,7 @@ public final class Routes {
       } catch (Exception e) {
         LOG.debug("{} {} on {}: the event stream ended early: {}", request.method(), request.path(), serverName,
             e.toString());
-        answer.status(500, shaped(route, 500, ErrorBodies.detail("the event stream of " + serverName
-            + " ended early")));
+        answer.status(500, ErrorBodies.detail("the event stream of " + serverName + " ended early"));
       }
     }
     InProcess.Answered answered = answered(request, answer.status, answer.body, answer.headers, answer.cookies);
@@ -508,8 +504,9 @@ public final class Routes {
    * The caller's answer: a success's JSON tree as {@link Handover} copies it, else the bytes HTTP would carry (an
    * error body redacted, nothing for HEAD).
    */
-  private static InProcess.Answered answered(InProcess.Request request, int status, Object body,
+  private InProcess.Answered answered(InProcess.Request request, int status, Object answeredBody,
       Map<String, String> headers, java.util.List<io.helidon.http.SetCookie> cookies) {
+    Object body = shaped(request.path(), status, answeredBody);
     boolean head = request.method().equals("HEAD");
     tools.jackson.databind.JsonNode tree = status < 400 && !head && body instanceof tools.jackson.databind.JsonNode node
         ? Handover.copy(node, Long.MAX_VALUE).orElse(null) : null;
