@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
@@ -24,17 +25,58 @@ final class Deadlines {
 
   private Deadlines() {}
 
-  /** Interrupts the calling thread after the timeout unless the returned handle is cancelled first. */
-  static ScheduledFuture<?> interruptAfter(Duration timeout) {
-    Thread reader = Thread.currentThread();
-    return TIMER.schedule(reader::interrupt, timeout.toNanos(), TimeUnit.NANOSECONDS);
+  /**
+   * A pending interrupt of one thread. Its state says whether the deadline passed: a scheduled task's own
+   * {@code cancel} cannot, because it still succeeds while the task runs, after the interrupt may have landed.
+   */
+  static final class Deadline {
+    private static final int ARMED = 0;
+    private static final int FIRING = 1;
+    private static final int FIRED = 2;
+    private static final int CANCELLED = 3;
+
+    private final AtomicInteger state = new AtomicInteger(ARMED);
+    private final Thread thread;
+    private ScheduledFuture<?> task;
+
+    private Deadline(Thread thread) {
+      this.thread = thread;
+    }
+
+    private void fire() {
+      if (state.compareAndSet(ARMED, FIRING)) {
+        thread.interrupt();
+        state.set(FIRED);
+      }
+    }
+
+    /** Whether the deadline passed: the thread was interrupted for it, or is being. */
+    boolean passed() {
+      int now = state.get();
+      return now == FIRING || now == FIRED;
+    }
   }
 
-  /** Cancels a deadline; clears an interrupt that fired after the read it guarded had finished. */
-  static void cancel(ScheduledFuture<?> deadline) {
-    if (!deadline.cancel(false)) {
-      Thread.interrupted();
+  /** Interrupts the calling thread after the timeout unless the returned deadline is cancelled first. */
+  static Deadline interruptAfter(Duration timeout) {
+    Deadline deadline = new Deadline(Thread.currentThread());
+    deadline.task = TIMER.schedule(deadline::fire, timeout.toNanos(), TimeUnit.NANOSECONDS);
+    return deadline;
+  }
+
+  /**
+   * Cancels a deadline, on the thread it guards; clears an interrupt that fired after the read it guarded had
+   * finished (waiting for one being delivered, so that none lands after this returns).
+   */
+  static void cancel(Deadline deadline) {
+    if (deadline.state.compareAndSet(Deadline.ARMED, Deadline.CANCELLED)) {
+      deadline.task.cancel(false);
+      return;
     }
+    while (deadline.state.get() == Deadline.FIRING) {
+      Thread.onSpinWait();
+    }
+    Thread.interrupted();
   }
 
   /**
@@ -43,7 +85,7 @@ final class Deadlines {
    */
   static final class Headers1 implements Http1ConnectionListener {
     private final Duration timeout;
-    private final ThreadLocal<ScheduledFuture<?>> pending = new ThreadLocal<>();
+    private final ThreadLocal<Deadline> pending = new ThreadLocal<>();
 
     Headers1(Duration timeout) {
       this.timeout = timeout;
@@ -57,7 +99,7 @@ final class Deadlines {
     @Override
     public void headers(ConnectionContext context, Headers headers) {
       AcceptedConnections.started(context.remotePeer(), context.localPeer());
-      ScheduledFuture<?> deadline = pending.get();
+      Deadline deadline = pending.get();
       if (deadline != null) {
         pending.remove();
         cancel(deadline);

@@ -7,7 +7,6 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
 
 import dev.gym4j.json.Json;
 import io.helidon.http.HeaderNames;
@@ -131,7 +130,7 @@ public final class ServerSentEvents {
 
     @Override
     void write(byte[] event) throws IOException {
-      ScheduledFuture<?> timer = Deadlines.interruptAfter(deadline);
+      Deadlines.Deadline timer = Deadlines.interruptAfter(deadline);
       try {
         out.write(event);
         out.flush();
@@ -174,12 +173,12 @@ public final class ServerSentEvents {
     byte[] buffer = new byte[8192];
     while (true) {
       int n;
-      ScheduledFuture<?> timer = Deadlines.interruptAfter(idle);
+      Deadlines.Deadline timer = Deadlines.interruptAfter(idle);
       boolean late;
       try {
         n = in.read(buffer);
       } catch (IOException e) {
-        late = timer.isDone() && !timer.isCancelled();
+        late = timer.passed();
         Deadlines.cancel(timer);
         throw late ? new InterruptedIOException("no event within " + idle.toSeconds() + " s") : e;
       }
