@@ -28,20 +28,28 @@ final class CappedOutput implements Runnable {
     try (in) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        int room = cap - kept.size();
-        if (n > room) {
-          kept.write(buffer, 0, Math.max(room, 0));
-          if (!cut) {
-            cut = true;
-            overflow.run();
-          }
-        } else {
-          kept.write(buffer, 0, n);
-        }
+        keep(buffer, n);
       }
     } catch (IOException e) {
       // the process was killed and its pipe closed under us: what we have is what there is
     }
+  }
+
+  /** Keeps {@code n} bytes of {@code bytes} while there is room; false once the output was cut. */
+  boolean keep(byte[] bytes, int n) {
+    synchronized (kept) {
+      int room = cap - kept.size();
+      if (n <= room) {
+        kept.write(bytes, 0, n);
+        return true;
+      }
+      kept.write(bytes, 0, Math.max(room, 0));
+    }
+    if (!cut) {
+      cut = true;
+      overflow.run();
+    }
+    return false;
   }
 
   boolean cut() {

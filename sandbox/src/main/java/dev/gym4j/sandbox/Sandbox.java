@@ -125,11 +125,32 @@ public final class Sandbox implements AutoCloseable {
   public ExecutionResult run(Execution execution) {
     acquire(slots, settings.queueTimeout());
     try {
-      return runHolding(execution);
+      return runHolding(execution, null);
     } finally {
       slots.release();
     }
   }
+
+  /**
+   * Runs a trusted {@code checker} that calls into an untrusted {@code candidate}, each in a sandbox of its own,
+   * and returns the checker's result: its standard output holds only what the checker printed, never anything of
+   * the candidate's. See {@link CheckedRun} for how they speak; {@link #CALLS_LIBRARY} is the Python side of both
+   * ends (place it as {@code calls.py} in both executions). The checker's wall clock bounds the whole run; the
+   * candidate is killed when the checker ends. Takes one slot: the candidate runs only while the checker waits.
+   */
+  public ExecutionResult runChecked(Execution checker, Execution candidate) {
+    acquire(slots, settings.queueTimeout());
+    CheckedRun relay = new CheckedRun(this, candidate, System.nanoTime() + checker.limits().wallClock().toNanos());
+    try {
+      return runHolding(checker, relay);
+    } finally {
+      relay.close();
+      slots.release();
+    }
+  }
+
+  /** The Python library of {@link #runChecked}: a value codec, the checker's proxies, the candidate's serve loop. */
+  public static final String CALLS_LIBRARY = CheckedRun.LIBRARY;
 
   /**
    * Starts a long-lived program (an interpreter session) whose standard input and output the caller speaks to.
@@ -172,7 +193,7 @@ public final class Sandbox implements AutoCloseable {
     return scratch;
   }
 
-  private ExecutionResult runHolding(Execution execution) {
+  private ExecutionResult runHolding(Execution execution, CheckedRun relay) {
     Limits limits = execution.limits();
     Launched launched = launch(execution);
     Process process = launched.process();
@@ -187,14 +208,19 @@ public final class Sandbox implements AutoCloseable {
     };
     CappedOutput out = new CappedOutput(process.getInputStream(), limits.stdoutBytes(), outputLimit);
     CappedOutput err = new CappedOutput(process.getErrorStream(), limits.stderrBytes(), outputLimit);
-    Thread outReader = Thread.ofVirtual().start(out);
+    Thread outReader = Thread.ofVirtual().start(relay == null ? out
+        : () -> relay.relay(process.getInputStream(), process.getOutputStream(), out));
     Thread errReader = Thread.ofVirtual().start(err);
-    Thread writer = Thread.ofVirtual().start(() -> feed(process.getOutputStream(), execution.stdin()));
+    Thread writer = relay == null ? Thread.ofVirtual().start(() -> feed(process.getOutputStream(), execution.stdin()))
+        : Thread.ofVirtual().start(() -> { });
     try {
       boolean ended = process.waitFor(limits.wallClock().toNanos(), TimeUnit.NANOSECONDS);
       if (!ended && killedFor.compareAndSet(null, Outcome.TIMEOUT)) {
         usedAtKill.set(Usage.atKill(process.toHandle()));
         killTree(process);
+      }
+      if (relay != null) {
+        relay.close();
       }
       if (!process.waitFor(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new SandboxException(SandboxException.Kind.FAILED, "sandbox: the launcher did not end after a kill");
@@ -281,6 +307,19 @@ public final class Sandbox implements AutoCloseable {
       throw new SandboxException(SandboxException.Kind.FAILED, "sandbox: cannot start the launcher: "
           + e.getMessage(), e);
     }
+  }
+
+  /** Starts a checked run's candidate; {@link #candidateEnded} undoes it. */
+  Launched launchCandidate(Execution execution) {
+    Launched launched = launch(execution);
+    running.add(launched.process());
+    return launched;
+  }
+
+  void candidateEnded(Launched launched) {
+    killTree(launched.process());
+    running.remove(launched.process());
+    delete(launched.runDir());
   }
 
   private long freshUid() {

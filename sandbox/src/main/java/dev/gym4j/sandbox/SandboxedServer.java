@@ -60,13 +60,29 @@ public abstract class SandboxedServer extends ResourcesServer {
     }
   }
 
+  /**
+   * Runs a trusted checker that calls into the untrusted candidate, each in a sandbox of its own (see
+   * {@link Sandbox#runChecked}); a sandbox that cannot run them is an {@link UpstreamException}.
+   */
+  protected final ExecutionResult runChecked(Execution checker, Execution candidate) {
+    try {
+      return sandbox.runChecked(checker, candidate);
+    } catch (SandboxException e) {
+      throw upstream(e);
+    }
+  }
+
   /** A sandbox failure as the rollout's failure, named after this environment. */
   protected final UpstreamException upstream(SandboxException e) {
     return new UpstreamException(UpstreamException.Kind.STATUS, context().name() + ": " + e.getMessage(), 0, e);
   }
 
-  /** The JSON object a checker script printed on its last line of standard output. */
-  protected static ObjectNode lastJsonLine(ExecutionResult result) {
+  /**
+   * The JSON object a checker printed on its last line of standard output. Only for the result of
+   * {@link #runChecked}, whose standard output no model-written code can reach: never read a verdict from the
+   * output of a process that ran the candidate.
+   */
+  protected static ObjectNode checkerResult(ExecutionResult result) {
     String[] lines = result.stdout().strip().split("\n");
     JsonNode last = Json.parse(lines[lines.length - 1]);
     if (!last.isObject()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import dev.gym4j.client.UpstreamException;
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.json.Json;
 import dev.gym4j.resources.Session;
@@ -16,7 +17,9 @@ import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.sandbox.CodeBlocks;
 import dev.gym4j.sandbox.Execution;
 import dev.gym4j.sandbox.ExecutionResult;
+import dev.gym4j.sandbox.Limits;
 import dev.gym4j.sandbox.Outcome;
+import dev.gym4j.sandbox.Sandbox;
 import dev.gym4j.sandbox.SandboxedServer;
 import dev.gym4j.sandbox.TaskFile;
 import dev.gym4j.server.Implementation;
@@ -25,8 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Code fill-in-the-middle (NeMo Gym's code_fim) on HumanEval-Infilling: the answer's last code block, cleaned of
- * what repeats the prefix and the suffix, is spliced between them and run with the task's tests in the sandbox;
- * 1.0 iff the program runs through.
+ * what repeats the prefix and the suffix, is spliced between them and checked by the task's tests; 1.0 iff they
+ * pass. The program runs in a sandbox of its own and the tests in another (see {@link #check}).
  */
 @Implementation("code_fim")
 public final class CodeFim extends SandboxedServer {
@@ -39,6 +42,7 @@ public final class CodeFim extends SandboxedServer {
       "multi_line", "MultiLineInfilling", "random_span", "RandomSpanInfilling",
       "random_span_light", "RandomSpanInfillingLight");
   private static final String CHECKER = resource(CodeFim.class, "check.py");
+  private static final String CANDIDATE = resource(CodeFim.class, "candidate.py");
   private TaskFile problems;
   private String split;
   private double timeout;
@@ -100,9 +104,8 @@ public final class CodeFim extends SandboxedServer {
     String prefix = problem.get("prompt").asString();
     String suffix = problem.get("suffix").asString();
     String completion = postprocess(code, prefix, suffix);
-    String program = prefix + completion + suffix + "\n" + problem.get("test").asString() + "\n" + "check("
-        + problem.get("entry_point").asString() + ")";
-    String result = check(program);
+    String result = check(prefix + completion + suffix, problem.get("test").asString(),
+        problem.get("entry_point").asString());
     boolean passed = result.equals("passed");
     return Verification.of(passed ? 1.0 : 0.0)
         .with("extracted_model_output", modelOut)
@@ -153,23 +156,36 @@ public final class CodeFim extends SandboxedServer {
     return preceding;
   }
 
-  private String check(String program) {
+  /**
+   * HumanEval-Infilling's check, split in two sandboxes: the candidate's program runs in one and answers calls of
+   * its functions; the task's test runs in the other and calls them through proxies. Only the test's process
+   * prints the result, and nothing of the candidate's process reaches it but plain values.
+   */
+  private String check(String program, String test, String entryPoint) {
     ObjectNode settings = Json.object();
     settings.put("timeout", timeout);
+    settings.put("entry_point", entryPoint);
     Duration wall = Duration.ofMillis(Math.round(timeout * 1000) + 2000);
-    Execution execution = new Execution(List.of(sandbox().python(), "check.py"), Map.of(
+    Limits limits = sandbox().settings().limits().withWallClock(wall).withCpu(wall.plusSeconds(1));
+    Execution checker = new Execution(List.of(sandbox().python(), "check.py"), Map.of(
         "check.py", CHECKER.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
         "program.py", program.getBytes(StandardCharsets.UTF_8),
-        "settings.json", Json.writeBytes(settings)), new byte[0],
-        sandbox().settings().limits().withWallClock(wall).withCpu(wall.plusSeconds(1)));
-    ExecutionResult result = run(execution);
-    if (result.succeeded() && !result.stdout().isBlank()) {
-      return lastJsonLine(result).path("result").asString("failed: no result");
+        "test.py", test.getBytes(StandardCharsets.UTF_8),
+        "settings.json", Json.writeBytes(settings)), new byte[0], limits);
+    Execution candidate = new Execution(List.of(sandbox().python(), "candidate.py"), Map.of(
+        "candidate.py", CANDIDATE.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
+        "program.py", program.getBytes(StandardCharsets.UTF_8)), new byte[0], limits);
+    ExecutionResult result = runChecked(checker, candidate);
+    if (result.succeeded()) {
+      return checkerResult(result).path("result").asString("failed: no result");
     }
     if (result.outcome() == Outcome.TIMEOUT || result.outcome() == Outcome.CPU_TIME) {
       return "timed out";
     }
-    // the program took the checker down with it (memory, a signal, os._exit): a failed run
-    return "failed: the program ended the checker (" + result.outcome().wireName() + ")";
+    // the checker runs no model code, so its failure is the server's, never a 0
+    throw new UpstreamException(UpstreamException.Kind.STATUS, "code_fim: the checker failed ("
+        + result.outcome().wireName() + ", exit " + result.exitCode() + ")", 0, null);
   }
 }

@@ -1,18 +1,24 @@
-# gym4j code_fim: runs one spliced program (prefix + completion + suffix + test + check call) inside the sandbox,
-# as HumanEval-Infilling's check_correctness does. Reads program.py and settings.json ({"timeout"}); prints one
-# JSON line {"result": "passed" | "timed out" | "failed: <exception>"}.
-import io
+# gym4j code_fim checker (trusted; runs in a sandbox of its own): HumanEval-Infilling's check_correctness, with the
+# candidate's program (prefix + completion + suffix, program.py) running in ANOTHER sandbox. Here only the task's
+# test runs: every function the program defines at its top level is a proxy (calls.py) that calls the candidate's
+# function there and gets back a plain value. Reads program.py only to parse the names it defines (never runs it),
+# test.py, and settings.json ({"timeout", "entry_point"}); prints one JSON line
+# {"result": "passed" | "timed out" | "failed: <exception>"}.
+import ast
 import json
-import os
 import signal
-import sys
+import time
+
+import calls
 
 program = open("program.py").read()
-timeout = json.load(open("settings.json"))["timeout"]
-report = os.fdopen(os.dup(1), "w")
+test = open("test.py").read()
+settings = json.load(open("settings.json"))
+timeout = settings["timeout"]
+entry = settings["entry_point"]
 
 
-class TimedOut(Exception):
+class TimedOut(BaseException):
     pass
 
 
@@ -20,30 +26,32 @@ def on_alarm(signum, frame):
     raise TimedOut()
 
 
-class Silent(io.StringIO):
-    def read(self, *args, **kwargs):
-        raise IOError()
+def defined_functions(source):
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
-    readline = readlines = read
 
-
+candidate = calls.Candidate()
+deadline = time.monotonic() + timeout
+namespace = {}
+for name in set(defined_functions(program)) | {entry}:
+    namespace[name] = candidate.function(name, lambda: deadline - time.monotonic())
 signal.signal(signal.SIGALRM, on_alarm)
-sys.stdout = sys.stderr = sys.stdin = Silent()
-null = os.open("/dev/null", os.O_RDWR)
-os.dup2(null, 0)
-os.dup2(null, 1)
-os.dup2(null, 2)
 try:
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        exec(program, {})
+        exec(compile(test, "test.py", "exec"), namespace)
+        namespace["check"](namespace[entry])
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     result = "passed"
 except TimedOut:
     result = "timed out"
+except calls.CandidateFailed as e:
+    result = "timed out" if e.reason == "timeout" else "failed: the candidate's process " + e.reason
 except BaseException as e:
     result = "failed: %s" % e
-report.write(json.dumps({"result": result}) + "\n")
-report.flush()
-os._exit(0)
+print(json.dumps({"result": result}))
