@@ -24,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>the checker prints {@code {"call": <request>, "timeout": <seconds>}}; the request goes to the candidate's
  *       standard input as one line, and the candidate's one-line answer comes back to the checker's standard input
  *       as {@code {"reply": "<the line, as a string>"}}, or {@code {"error": "timeout" | "ended" |
- *       "output_limit"}} when the candidate did not answer in time (it is then killed), has ended, or answered with
- *       a longer line than its {@code stdout_bytes} allow. We never parse what the candidate wrote;</li>
+ *       "output_limit"}} when the candidate did not answer in time (it is then killed, and the next call starts
+ *       a fresh one), has ended by itself (every later call fails too), or answered with a longer line than its
+ *       {@code stdout_bytes} allow. We never parse what the candidate wrote;</li>
  *   <li>{@code {"restart": true}} ends the candidate; the next call starts a fresh one;</li>
  *   <li>every other line is the checker's own output, and the only place a verdict is read from.</li>
  * </ul>
@@ -114,7 +115,8 @@ final class CheckedRun {
       reply = null;
     }
     if (reply == null) {
-      current.kill();
+      // as a per-call alarm would: this call failed, the next one finds a fresh candidate
+      end();
       return answer.put("error", "timeout");
     }
     if (reply == EOF) {

@@ -15,6 +15,8 @@ import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.sandbox.CodeBlocks;
 import dev.gym4j.sandbox.Execution;
 import dev.gym4j.sandbox.ExecutionResult;
+import dev.gym4j.sandbox.Limits;
+import dev.gym4j.sandbox.Sandbox;
 import dev.gym4j.sandbox.SandboxedServer;
 import dev.gym4j.sandbox.TaskFile;
 import dev.gym4j.server.Implementation;
@@ -23,8 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * EvalPlus (NeMo Gym's evalplus): function completion checked against HumanEval+ base and plus inputs. The
- * answer's last code block (after the task's prompt when it does not start with it) runs in the sandbox; the
- * expected outputs and reference times come from the canonical solution, run there first. The reward is 1.0 iff
+ * answer's last code block (after the task's prompt when it does not start with it) runs in a sandbox of its own
+ * and is called, input by input, from a checker in another; the expected outputs and reference times come from
+ * the canonical solution, run in the checker first, and never reach the candidate. The reward is 1.0 iff
  * both the base and the plus checks pass.
  */
 @Implementation("evalplus")
@@ -36,6 +39,7 @@ public final class EvalPlus extends SandboxedServer {
   static final Map<String, String> EXAMPLE_PROBLEMS = Map.of("humaneval", "HumanEvalPlus-v0.1.10-example.jsonl",
       "mbpp", "MbppPlus-example.jsonl");
   private static final String CHECKER = resource(EvalPlus.class, "check.py");
+  private static final String CANDIDATE = resource(EvalPlus.class, "candidate.py");
   private TaskFile problems;
   private String dataset;
   private ObjectNode settings;
@@ -92,18 +96,24 @@ public final class EvalPlus extends SandboxedServer {
   private JsonNode run(ObjectNode problem, String solution) {
     // the checker's own budget per phase is at most 60 s + 2, as EvalPlus's; the canonical runs come first
     Duration wall = Duration.ofSeconds(2 * 62 + 30);
-    Execution execution = new Execution(List.of(sandbox().python(), "check.py"), Map.of(
+    Limits limits = sandbox().settings().limits().withWallClock(wall).withCpu(wall);
+    Execution checker = new Execution(List.of(sandbox().python(), "check.py"), Map.of(
         "check.py", CHECKER.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
         "problem.json", Json.writeBytes(problem),
-        "settings.json", Json.writeBytes(settings),
+        "settings.json", Json.writeBytes(settings)), new byte[0], limits.withOutputBytes(1 << 20, 1 << 20));
+    // the candidate's answers are bounded per line: 8 MiB holds the largest plus outputs
+    Execution candidate = new Execution(List.of(sandbox().python(), "candidate.py"), Map.of(
+        "candidate.py", CANDIDATE.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
         "solution.py", solution.getBytes(StandardCharsets.UTF_8)), new byte[0],
-        sandbox().settings().limits().withWallClock(wall).withCpu(wall).withOutputBytes(1 << 20, 1 << 20));
-    ExecutionResult result = run(execution);
+        limits.withOutputBytes(8 << 20, 1 << 20));
+    ExecutionResult result = runChecked(checker, candidate);
     if (!result.succeeded()) {
-      // the canonical solution or the checker failed, not the candidate (which runs in a child of its own)
+      // the canonical solution or the checker failed, never the candidate's code (which runs apart)
       throw new UpstreamException(UpstreamException.Kind.STATUS, "evalplus: the checker failed ("
           + result.outcome().wireName() + ", exit " + result.exitCode() + ")", 0, null);
     }
-    return lastJsonLine(result);
+    return checkerResult(result);
   }
 }

@@ -1,22 +1,22 @@
-# gym4j evalplus: checks one solution against EvalPlus base and plus inputs, inside the sandbox.
-# Reads problem.json (an EvalPlus problem: prompt, canonical_solution, entry_point, base_input, plus_input, atol),
-# solution.py and settings.json ({"dataset", "min_time_limit", "gt_time_limit_factor"}). The expected outputs
-# and reference times come from the canonical solution, run here first, as EvalPlus's ground truth does.
+# gym4j evalplus checker (trusted; runs in a sandbox of its own): checks one solution against EvalPlus base and
+# plus inputs. The solution runs in ANOTHER sandbox (candidate.py) and is called here through a proxy (calls.py)
+# that brings back plain values only; this process never runs it. Reads problem.json (an EvalPlus problem: prompt,
+# canonical_solution, entry_point, base_input, plus_input, atol) and settings.json ({"dataset", "min_time_limit",
+# "gt_time_limit_factor"}). The expected outputs and reference times come from the canonical solution, run here
+# first, as EvalPlus's ground truth does; they never reach the candidate.
 # MBPP+ ("dataset": "mbpp"): inputs that JSON cannot hold (tuples, sets, complex numbers) are rebuilt per task as
 # EvalPlus's data/mbpp.py does, and its special oracles (eval/_special_oracle.py) decide some comparisons.
 # Prints one JSON line {"base": [status, details], "plus": [status, details]}.
 import copy
-import io
 import json
 import math
-import os
-import signal
 import sys
 import time
 
+import calls
+
 problem = json.load(open("problem.json"))
 settings = json.load(open("settings.json"))
-solution = open("solution.py").read()
 entry = problem["entry_point"]
 mbpp = settings["dataset"] == "mbpp"
 sys.set_int_max_str_digits(0)
@@ -98,17 +98,6 @@ def mbpp_oracle(given, out, exp, exact, atol):
     return exact
 
 
-class TimeLimit(Exception):
-    pass
-
-
-def on_alarm(signum, frame):
-    raise TimeLimit()
-
-
-signal.signal(signal.SIGALRM, on_alarm)
-
-
 def ground_truth(inputs):
     namespace = {}
     exec(problem["prompt"] + problem["canonical_solution"], namespace)
@@ -154,89 +143,48 @@ def poly(xs, x):
     return sum(coeff * math.pow(x, i) for i, coeff in enumerate(xs))
 
 
-class Silent(io.StringIO):
-    def read(self, *args, **kwargs):
-        raise IOError()
-
-    readline = readlines = read
+candidate = calls.Candidate()
 
 
 def check(inputs, expected, ref_times):
-    """One EvalPlus untrusted check in a forked child: (status, details)."""
+    """One EvalPlus untrusted check, each call answered by a fresh candidate process: (status, details)."""
     limits = [max(settings["min_time_limit"], settings["gt_time_limit_factor"] * t) for t in ref_times]
-    budget = min(60, sum(limits)) + 2
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        report = os.fdopen(write_end, "w")
-        details = []
-        status = "fail"
-        atol = problem["atol"]
-        try:
-            sys.stdout = sys.stderr = sys.stdin = Silent()
-            namespace = {}
-            exec(solution, namespace)
-            function = namespace[entry]
-            for index, given in enumerate(inputs):
-                try:
-                    signal.setitimer(signal.ITIMER_REAL, limits[index])
-                    try:
-                        out = function(*copy.deepcopy(given))
-                    finally:
-                        signal.setitimer(signal.ITIMER_REAL, 0)
-                    exp = expected[index]
-                    exact = out == exp
-                    if mbpp:
-                        exact = mbpp_oracle(given, out, exp, exact, atol)
-                    if settings["dataset"] == "humaneval" and entry == "find_zero":
-                        assert abs(poly(*given, out)) <= atol
-                        details.append(1)
-                        continue
-                    if atol == 0 and is_floats(exp):
-                        atol = 1e-6
-                    if not exact and atol != 0:
-                        assert type(out) == type(exp)
-                        if isinstance(exp, (list, tuple)):
-                            assert len(out) == len(exp)
-                        assert all_close(out, exp, atol)
-                    else:
-                        assert exact
-                    details.append(1)
-                except BaseException:
-                    details.append(0)
-            status = "pass"
-        except BaseException:
-            status = "fail"
-        report.write(json.dumps([status, details]))
-        report.flush()
-        os._exit(0)
-    os.close(write_end)
-    deadline = time.time() + budget
-    chunks = []
-    import select
-    while True:
-        left = deadline - time.time()
+    deadline = time.monotonic() + min(60, sum(limits)) + 2
+    candidate.restart()
+    details = []
+    atol = problem["atol"]
+    for index, given in enumerate(inputs):
+        left = deadline - time.monotonic()
         if left <= 0:
-            break
-        ready, _, _ = select.select([read_end], [], [], left)
-        if not ready:
-            break
-        chunk = os.read(read_end, 1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read_end)
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
-    if not chunks:
-        return ["timeout", []]
-    status, details = json.loads(b"".join(chunks))
-    if status == "pass" and (len(details) != len(inputs) or not all(details)):
-        status = "fail"
+            return ["timeout", details]
+        try:
+            out = candidate.call({"function": entry, "args": calls.encode(list(given)),
+                                  "kwargs": calls.encode({})}, min(limits[index], left))
+            exp = expected[index]
+            exact = out == exp
+            if mbpp:
+                exact = mbpp_oracle(given, out, exp, exact, atol)
+            if settings["dataset"] == "humaneval" and entry == "find_zero":
+                assert abs(poly(*given, out)) <= atol
+                details.append(1)
+                continue
+            if atol == 0 and is_floats(exp):
+                atol = 1e-6
+            if not exact and atol != 0:
+                assert type(out) == type(exp)
+                if isinstance(exp, (list, tuple)):
+                    assert len(out) == len(exp)
+                assert all_close(out, exp, atol)
+            else:
+                assert exact
+            details.append(1)
+        except calls.CandidateFailed as e:
+            if e.reason == "timeout" and time.monotonic() >= deadline:
+                return ["timeout", details]
+            details.append(0)
+        except Exception:
+            details.append(0)
+    status = "pass" if len(details) == len(inputs) and all(details) else "fail"
     return [status, details]
 
 
