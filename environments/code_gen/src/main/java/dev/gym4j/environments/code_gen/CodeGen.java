@@ -15,6 +15,7 @@ import dev.gym4j.sandbox.Execution;
 import dev.gym4j.sandbox.ExecutionResult;
 import dev.gym4j.sandbox.Limits;
 import dev.gym4j.sandbox.Outcome;
+import dev.gym4j.sandbox.Sandbox;
 import dev.gym4j.sandbox.SandboxedServer;
 import dev.gym4j.server.Implementation;
 import tools.jackson.databind.JsonNode;
@@ -24,12 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Competitive programming, LiveCodeBench style (NeMo Gym's code_gen, formerly comp_coding): the code between the
- * last two fence lines of the answer runs against the row's unit tests, standard input/output or call-based, in
- * the sandbox, each test with its own time limit; the reward is 1.0 iff every test passes.
+ * last two fence lines of the answer runs against the row's unit tests, standard input/output or call-based, each
+ * test with its own time limit; the reward is 1.0 iff every test passes. The code runs in a sandbox of its own;
+ * a checker in another holds the expected outputs and compares what the code printed or returned.
  */
 @Implementation("code_gen")
 public final class CodeGen extends SandboxedServer {
-  private static final String RUNNER = resource(CodeGen.class, "run_tests.py");
+  private static final String CHECKER = resource(CodeGen.class, "check.py");
+  private static final String CANDIDATE = resource(CodeGen.class, "candidate.py");
   private int unitTestTimeout;
   private double formatPenalty;
 
@@ -110,21 +113,28 @@ public final class CodeGen extends SandboxedServer {
     for (JsonNode output : tests.get("outputs")) {
       expectedBytes = Math.max(expectedBytes, output.asString("").length());
     }
-    spec.put("output_limit", 2 * expectedBytes + (1 << 20));
+    long outputLimit = Math.min(2 * expectedBytes + (1 << 20), 64L << 20);
     Duration global = Duration.ofSeconds((long) (unitTestTimeout + 1) * count + 5);
-    Limits limits = sandbox().settings().limits().withWallClock(global).withCpu(global)
-        .withOutputBytes(1 << 20, 1 << 20);
-    Execution execution = new Execution(List.of(sandbox().python(), "run_tests.py"), Map.of(
-        "run_tests.py", RUNNER.getBytes(StandardCharsets.UTF_8),
-        "solution.py", code.getBytes(StandardCharsets.UTF_8),
-        "tests.json", Json.writeBytes(spec)), new byte[0], limits);
-    ExecutionResult result = run(execution);
+    Limits limits = sandbox().settings().limits().withWallClock(global).withCpu(global);
+    // the expected outputs stay with the checker; the candidate gets the code and, call by call, one input
+    Execution checker = new Execution(List.of(sandbox().python(), "check.py"), Map.of(
+        "check.py", CHECKER.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
+        "tests.json", Json.writeBytes(spec)), new byte[0], limits.withOutputBytes(1 << 20, 1 << 20));
+    String fnName = tests.path("fn_name").isString() ? tests.get("fn_name").asString() : "";
+    Execution candidate = new Execution(List.of(sandbox().python(), "candidate.py", fnName,
+        String.valueOf(outputLimit)), Map.of(
+        "candidate.py", CANDIDATE.getBytes(StandardCharsets.UTF_8),
+        "calls.py", Sandbox.CALLS_LIBRARY.getBytes(StandardCharsets.UTF_8),
+        "solution.py", code.getBytes(StandardCharsets.UTF_8)), new byte[0],
+        limits.withOutputBytes((int) Math.min(Integer.MAX_VALUE - 65536, 6 * outputLimit) + 65536, 1 << 20));
+    ExecutionResult result = runChecked(checker, candidate);
     if (result.succeeded()) {
-      return lastJsonLine(result);
+      return checkerResult(result);
     }
     if (result.outcome() == Outcome.EXITED) {
-      // the runner itself failed, not the solution: a failure of the rollout, never a 0
-      throw new UpstreamException(UpstreamException.Kind.STATUS, "code_gen: the test runner failed (exit "
+      // the checker runs no model code, so its failure is the server's: a failure of the rollout, never a 0
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "code_gen: the checker failed (exit "
           + result.exitCode() + ")", 0, null);
     }
     ObjectNode timedOut = Json.object();
