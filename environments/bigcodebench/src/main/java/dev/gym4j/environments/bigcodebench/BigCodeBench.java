@@ -1,7 +1,9 @@
 package dev.gym4j.environments.bigcodebench;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -25,11 +27,13 @@ import tools.jackson.databind.node.ObjectNode;
  * BigCodeBench (NeMo Gym's bigcodebench): the answer's last code block, after the task's {@code code_prompt}, runs
  * against the task's unittest {@code TestCases} in the sandbox; 1.0 iff every test passes. A task whose own
  * imports (prompt and tests) need a library the sandbox's Python lacks is skipped: a typed failure of the rollout
- * that names the libraries, never a 0.
+ * that names the libraries, never a 0. The tests must share the solution's interpreter, so the verdict is not
+ * taken from it: {@link Report} decides from its one report line, checked against what only the server knows.
  */
 @Implementation("bigcodebench")
 public final class BigCodeBench extends SandboxedServer {
   private static final String RUNNER = resource(BigCodeBench.class, "run_unittests.py");
+  private static final SecureRandom RANDOM = new SecureRandom();
   private Duration timeLimit;
 
   @Override
@@ -86,24 +90,35 @@ public final class BigCodeBench extends SandboxedServer {
     task.put("code", code);
     task.put("prompt", prompt);
     task.put("test_code", test);
+    String nonce = HexFormat.of().formatHex(random(16));
+    String canary = "c" + HexFormat.of().formatHex(random(8));
+    ObjectNode run = Json.object().put("nonce", nonce).put("canary", canary);
     Execution execution = new Execution(List.of(sandbox().python(), "run_unittests.py"), Map.of(
         "run_unittests.py", RUNNER.getBytes(StandardCharsets.UTF_8), "task.json", Json.writeBytes(task)),
-        new byte[0], sandbox().settings().limits().withWallClock(timeLimit.plusSeconds(1)).withCpu(timeLimit
-        .plusSeconds(1)));
+        (Json.write(run) + "\n").getBytes(StandardCharsets.UTF_8), sandbox().settings().limits()
+        .withWallClock(timeLimit.plusSeconds(1)).withCpu(timeLimit.plusSeconds(1)));
     ExecutionResult result = run(execution);
-    if (result.succeeded() && !result.stdout().isBlank()) {
-      return lastJsonLine(result);
-    }
-    ObjectNode failed = Json.object();
     if (result.outcome() == Outcome.TIMEOUT || result.outcome() == Outcome.CPU_TIME) {
-      failed.put("status", "timeout");
-      failed.putObject("details").put("reason", result.outcome().wireName());
-      return failed;
+      return failed("timeout", "reason", result.outcome().wireName());
     }
-    // the solution took the runner down (memory, a signal, os._exit): a failed run, as in BigCodeBench
-    failed.put("status", "fail");
-    failed.putObject("details").put("ALL", "the test process ended: " + result.outcome().wireName()
-        + (result.signal() != 0 ? " (signal " + result.signal() + ")" : ""));
+    if (!result.succeeded()) {
+      // the solution took the runner down (memory, a signal, an exit status): a failed run, as in BigCodeBench
+      return failed("fail", "ALL", "the test process ended: " + result.outcome().wireName()
+          + (result.signal() != 0 ? " (signal " + result.signal() + ")" : " (exit " + result.exitCode() + ")"));
+    }
+    return Report.judge(result.stdout(), nonce, canary, Report.testNames(test));
+  }
+
+  private static ObjectNode failed(String status, String key, String why) {
+    ObjectNode failed = Json.object();
+    failed.put("status", status);
+    failed.putObject("details").put(key, why);
     return failed;
+  }
+
+  private static byte[] random(int bytes) {
+    byte[] value = new byte[bytes];
+    RANDOM.nextBytes(value);
+    return value;
   }
 }
