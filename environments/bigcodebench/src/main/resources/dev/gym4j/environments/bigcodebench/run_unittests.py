@@ -8,10 +8,12 @@
 # BigCodeBench's tests patch the solution's own modules and look into what it returns, so they must share its
 # interpreter; that interpreter is the model's, and whatever this script prints the model's code could print too.
 # What keeps a forged report from scoring: the server accepts exactly one line, with this run's nonce (which
-# only this script's memory holds: it came on standard input, now /dev/null), naming every test of the task and
-# canaries (tests under random names, among the real ones, that must fail: a patched assertion, result or
-# runner makes them pass and the report is refused); the state of builtins and unittest is compared before and
-# after (a change is "tampered"). A solution that exits early, kills the runner or runs out of time has no report.
+# only this script's memory holds: it came on standard input, now /dev/null, and lives in reporter()'s closure),
+# naming every test of the task and canaries (tests under random names, among the real ones, that must fail: a
+# patched assertion, result or runner makes them pass and the report is refused); builtins, unittest, json and os
+# are compared before and after (a change is "tampered"); the writer uses only what it bound before the solution
+# ran. A solution that exits early, kills the runner or runs out of time has no report. What remains: code that
+# digs the nonce and the canary names out of this process's memory (gc, frames) and writes a report itself.
 import ast
 import builtins
 import importlib.util
@@ -23,8 +25,7 @@ import types
 import unittest
 
 run = json.loads(sys.stdin.readline())
-nonce, canary = run["nonce"], run["canary"]
-del run
+canary = run["canary"]
 task = json.load(open("task.json"))
 
 
@@ -47,23 +48,35 @@ def imported(source):
 required = imported(task["prompt"]) | imported(task["test_code"])
 missing = sorted(m for m in required if importlib.util.find_spec(m) is None)
 if missing:
-    print(json.dumps({"nonce": nonce, "status": "skipped", "details": {"missing_libraries": missing}}))
+    print(json.dumps({"nonce": run["nonce"], "status": "skipped", "details": {"missing_libraries": missing}}))
     sys.exit(0)
 
 WATCHED = [builtins.__dict__, unittest.TestCase.__dict__, unittest.TestResult.__dict__, unittest.TestSuite.__dict__,
-           unittest.TestLoader.__dict__, unittest.case.__dict__, unittest.result.__dict__, unittest.suite.__dict__]
+           unittest.TestLoader.__dict__, unittest.case.__dict__, unittest.result.__dict__, unittest.suite.__dict__,
+           json.__dict__, json.encoder.__dict__, os.__dict__]
 
 
-def snapshot():
-    return [dict(namespace) for namespace in WATCHED]
+def reporter(nonce, fd, watched=tuple(WATCHED), encode=json.JSONEncoder().encode, write=os.write, dict=dict,
+             zip=zip, any=any, len=len, exit=os._exit):
+    """The report's only writer. What it needs was bound here, before the solution ran, so patching json, os,
+    builtins or this module's globals does not change what it writes."""
+    before = [dict(namespace) for namespace in watched]
+    # written as it is when anything watched changed: the encoder itself may be what was patched
+    tampered_line = (encode({"nonce": nonce, "tests": {}, "details": {}, "tampered": True}) + "\n").encode()
 
+    def finish(tests, details):
+        line = None
+        for namespace, then in zip(watched, before):
+            now = dict(namespace)
+            if now.keys() != then.keys() or any(now[key] is not then[key] for key in then):
+                line = tampered_line
+        if line is None:
+            line = (encode({"nonce": nonce, "tests": tests, "details": details, "tampered": False}) + "\n").encode()
+        while line:
+            line = line[write(fd, line):]
+        exit(0)
 
-def same(before):
-    for namespace, then in zip(WATCHED, before):
-        now = dict(namespace)
-        if now.keys() != then.keys() or any(now[key] is not then[key] for key in then):
-            return False
-    return True
+    return finish
 
 
 def canaries():
@@ -88,7 +101,8 @@ def canaries():
     return type("TestCases", (unittest.TestCase,), dict(methods, __module__="__test__")), sorted(methods)
 
 
-report = os.fdopen(os.dup(1), "w")
+finish = reporter(run.pop("nonce"), os.dup(1))
+del run
 null = os.open(os.devnull, os.O_RDWR)
 for fd in (0, 1, 2):
     os.dup2(null, fd)
@@ -100,7 +114,6 @@ module.__dict__.update({"__builtins__": builtins, "__file__": name + ".py", "__p
                         "sys": sys, "os": os, "environ": os.environ})
 Canary, canary_names = canaries()
 order = random.Random(os.urandom(16))
-before = snapshot()
 tests, details = {}, {}
 try:
     exec(compile(task["code"] + "\n" + task["test_code"], name + ".py", "exec"), module.__dict__)
@@ -123,6 +136,4 @@ try:
                 details[test] = trace
 except BaseException as e:
     details["ALL"] = "%s: %s" % (type(e).__name__, e)
-report.write(json.dumps({"nonce": nonce, "tests": tests, "details": details, "tampered": not same(before)}) + "\n")
-report.flush()
-os._exit(0)
+finish(tests, details)
