@@ -53,7 +53,7 @@ if missing:
 
 WATCHED = [builtins.__dict__, unittest.TestCase.__dict__, unittest.TestResult.__dict__, unittest.TestSuite.__dict__,
            unittest.TestLoader.__dict__, unittest.case.__dict__, unittest.result.__dict__, unittest.suite.__dict__,
-           json.__dict__, json.encoder.__dict__, os.__dict__]
+           json.__dict__, json.encoder.__dict__, json.JSONEncoder.__dict__, os.__dict__]
 
 
 def reporter(nonce, fd, watched=tuple(WATCHED), encode=json.JSONEncoder().encode, write=os.write, dict=dict,
