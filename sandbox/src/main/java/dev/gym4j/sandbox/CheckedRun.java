@@ -45,6 +45,7 @@ final class CheckedRun {
   private final long deadlineNanos;
   private Candidate candidate;
   private boolean ended;
+  private volatile SandboxException failure;
 
   CheckedRun(Sandbox sandbox, Execution candidate, long deadlineNanos) {
     this.sandbox = sandbox;
@@ -92,7 +93,14 @@ final class CheckedRun {
 
   private ObjectNode call(JsonNode request, Duration timeout) {
     ObjectNode answer = Json.object();
-    Candidate current = candidate();
+    Candidate current;
+    try {
+      current = candidate();
+    } catch (SandboxException e) {
+      // the sandbox could not start the candidate: the run's failure, raised once the checker has ended
+      failure = e;
+      return answer.put("error", "ended");
+    }
     if (current == null) {
       return answer.put("error", "ended");
     }
@@ -159,6 +167,11 @@ final class CheckedRun {
       candidate = new Candidate(launched, lines);
     }
     return candidate;
+  }
+
+  /** Why the candidate could not be started, when it could not: the run then has no verdict. */
+  SandboxException failure() {
+    return failure;
   }
 
   /** After the checker ended: kills the candidate and starts none again. */

@@ -142,7 +142,11 @@ public final class Sandbox implements AutoCloseable {
     acquire(slots, settings.queueTimeout());
     CheckedRun relay = new CheckedRun(this, candidate, System.nanoTime() + checker.limits().wallClock().toNanos());
     try {
-      return runHolding(checker, relay);
+      ExecutionResult result = runHolding(checker, relay);
+      if (relay.failure() != null) {
+        throw relay.failure();
+      }
+      return result;
     } finally {
       relay.close();
       slots.release();
