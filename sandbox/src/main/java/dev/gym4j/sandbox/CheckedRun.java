@@ -83,8 +83,12 @@ final class CheckedRun {
         }
         double seconds = message.path("timeout").asDouble(1.0);
         ObjectNode answer = call(message.path("call"), Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))));
-        toChecker.write((Json.write(answer) + "\n").getBytes(StandardCharsets.UTF_8));
-        toChecker.flush();
+        try {
+          toChecker.write((Json.write(answer) + "\n").getBytes(StandardCharsets.UTF_8));
+          toChecker.flush();
+        } catch (IOException e) {
+          // the checker stopped waiting (its own alarm) and may have printed its verdict: keep reading it
+        }
       }
     } catch (IOException e) {
       // the checker ended or was killed: its output so far is what there is
