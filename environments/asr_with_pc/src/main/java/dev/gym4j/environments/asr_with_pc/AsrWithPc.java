@@ -38,6 +38,9 @@ public final class AsrWithPc extends ResourcesServer {
       "ref_pc_tok", "hyp_pc_tok", "ref_c", "hyp_c", "hallucination_rate", "char_rate");
   static final Set<String> TASK_TYPES = Set.of("ASR-PC", "ASR", "Hallucination", "ASR_LEADERBOARD");
   static final double HALLUCINATION_CHAR_RATE_THRESHOLD = 1500.0;
+  /** The request fields NeMo Gym's ASRWithPCVerifyRequest declares (besides the model's response). */
+  private static final Set<String> DECLARED = Set.of("expected_answer", "sample_id", "split", "task_type",
+      "audio_duration", "reference_fields");
   private static final Pattern SPACES = PythonRegex.compile("\\s+");
   private static final Pattern NOT_WORD_OR_SPACE = PythonRegex.compile("[^\\w\\s]");
 
@@ -126,6 +129,10 @@ public final class AsrWithPc extends ResourcesServer {
       }
       String field = fields.get(i).stringValue();
       JsonNode value = request.field(field);
+      if (value.isMissingNode() && DECLARED.contains(field)) {
+        // a field of NeMo Gym's request model is there with its default even when the row lacks it
+        value = NullNode.getInstance();
+      }
       if (value.isMissingNode()) {
         throw new FieldError(List.of("reference_fields", String.valueOf(i)), "ASR_LEADERBOARD: reference field '"
             + field + "' is not on the request", "value_error");

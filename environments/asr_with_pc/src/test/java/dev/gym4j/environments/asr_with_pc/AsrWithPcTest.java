@@ -167,6 +167,11 @@ class AsrWithPcTest extends RecordedFieldsTest {
     assertThat(verdict.get("is_correct_tn").asBoolean()).isTrue();
     assertThat(verdict.get("wer_empty").isNull()).as("an empty reference is dropped, as the HF leaderboard does").isTrue();
 
+    body.set("reference_fields", Json.parse("[\"sample_id\"]"));
+    JsonNode declared = harness().post("/verify", body, Map.of()).json();
+    assertThat(declared.get("wer_sample_id").isNull()).as("a declared field absent from the row is its default")
+        .isTrue();
+
     body.set("reference_fields", Json.parse("[\"text_missing\"]"));
     HttpReply missing = harness().post("/verify", body, Map.of());
     assertThat(missing.status()).isEqualTo(422);
