@@ -50,7 +50,9 @@ public final class NemoGymConfigs {
               "++Qwen3-235B-A22B-Instruct-2507-FP8.responses_api_models.vllm_model.api_key=EMPTY")),
       Map.entry("benchmarks/omniscience/config.yaml", genrmKey()),
       Map.entry("benchmarks/simpleqa/config.yaml", genrmKey()),
-      Map.entry("benchmarks/ugphysics/config.yaml", List.of("+judge_key")));
+      Map.entry("benchmarks/ugphysics/config.yaml", List.of("+judge_key")),
+      Map.entry("benchmarks/imo_answerbench/config.yaml", List.of("+judge_key")),
+      Map.entry("benchmarks/physics/config.yaml", List.of("+judge_key")));
 
   private NemoGymConfigs() {}
 
