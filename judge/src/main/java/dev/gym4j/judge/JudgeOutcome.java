@@ -39,11 +39,23 @@ public sealed interface JudgeOutcome<T> {
     }
   }
 
-  /** The judge call failed; {@code failureClass} is {@value #JUDGE_ERROR} or {@value #JUDGE_UNPARSEABLE}. */
-  record Failed<T>(String failureClass, String message, boolean timedOut, Optional<ObjectNode> evaluation)
-      implements JudgeOutcome<T> {
+  /**
+   * The judge call failed; {@code failureClass} is {@value #JUDGE_ERROR} or {@value #JUDGE_UNPARSEABLE}.
+   * {@code scoresZero}: the environment's {@code judge_unparseable: zero} applies to this failure.
+   */
+  record Failed<T>(String failureClass, String message, boolean timedOut, Optional<ObjectNode> evaluation,
+      boolean scoresZero) implements JudgeOutcome<T> {
+    /**
+     * Fails the rollout ({@link #failure()}); or, under {@code judge_unparseable: zero}, ends the verify with
+     * reward 0.0, {@code judge_unparseable: true} and the exchange in {@code judge_evaluations}.
+     */
     @Override
     public T orThrow() {
+      if (scoresZero) {
+        ObjectNode fields = dev.gym4j.json.Json.object().put(JUDGE_UNPARSEABLE, true);
+        evaluation.ifPresent(exchange -> fields.putArray("judge_evaluations").add(exchange));
+        throw new dev.gym4j.resources.ZeroReward(message, fields);
+      }
       throw failure();
     }
 

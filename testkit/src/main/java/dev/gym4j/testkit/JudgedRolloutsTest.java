@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * replaying the recorded judge answers (by default from the rollouts' {@code judge_evaluations}), the recorded
  * verdict fields reproduced ({@link #recordedFields}), and the judge's failures seen end to end through
  * {@code /verify}: a judge that is down, answers 5xx, answers past its deadline or off-format fails the rollout
- * with {@code judge_error} or {@code judge_unparseable} and no reward; a 429 followed by an answer is scored.
+ * with {@code judge_error} or {@code judge_unparseable} and no reward; a 429 followed by an answer is scored;
+ * under {@code judge_unparseable: zero} an off-format answer scores 0 (NeMo Gym's rule) and a judge error still fails.
  *
  * <p>The judge is the scripted model behind {@code policy_model} (the environments' configs point
  * {@code judge_model_server} at it), so a judge call goes environment → model server → scripted upstream.
@@ -129,6 +130,22 @@ public abstract class JudgedRolloutsTest extends RecordedRolloutsTest {
   void aJudgeAnsweringOffFormatFailsTheRolloutAsJudgeUnparseable() {
     harness().model().enqueue(judgedCase().offFormat());
     assertFailure(harness().post("/verify", judgedRequest(), Map.of()), 502, "judge_unparseable");
+  }
+
+  @Test
+  void withJudgeUnparseableZeroAnOffFormatVerdictScoresZeroAsNemoGymScoresIt() {
+    List<String> zero = new ArrayList<>(Arrays.asList(overrides()));
+    zero.add("++" + resourcesInstance() + ".resources_servers." + environment() + ".judge_unparseable=zero");
+    try (EnvironmentHarness lenient = EnvironmentHarness.start(environment(), zero.toArray(String[]::new))) {
+      lenient.model().otherwise(body -> judgedCase().offFormat());
+      HttpReply reply = lenient.post("/verify", judgedRequest(), Map.of());
+      assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+      assertThat(reply.json().get("reward").asDouble()).isEqualTo(0.0);
+      assertThat(reply.json().get("judge_unparseable").asBoolean()).isTrue();
+      // a judge that is down is still a failure, never a reward
+      lenient.model().otherwise(body -> Answer.drop());
+      assertFailure(lenient.post("/verify", judgedRequest(), Map.of()), 502, "judge_error");
+    }
   }
 
   @Test
