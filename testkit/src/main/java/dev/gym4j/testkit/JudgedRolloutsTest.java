@@ -101,6 +101,30 @@ public abstract class JudgedRolloutsTest extends RecordedRolloutsTest {
     return request;
   }
 
+  /**
+   * True where {@code replay_model} answers this environment's judge calls from the exchanges recorded with
+   * each rollout ({@code judge_evaluations}, …), as {@code gym4j eval --env <name>} with no model does it; then
+   * {@link #replayModelAnswersTheJudgeFromTheRecordingsAsEvalWithoutAModelDoes} checks the recorded rewards
+   * come out. False by default.
+   */
+  protected boolean judgeReplayedFromRecordings() {
+    return false;
+  }
+
+  @org.junit.jupiter.api.TestFactory
+  java.util.stream.Stream<org.junit.jupiter.api.DynamicTest>
+      replayModelAnswersTheJudgeFromTheRecordingsAsEvalWithoutAModelDoes() {
+    if (!judgeReplayedFromRecordings()) {
+      return java.util.stream.Stream.empty();
+    }
+    return recordedRollouts().stream().filter(this::replayable).map(row -> org.junit.jupiter.api.DynamicTest
+        .dynamicTest("line " + (row.path("_ng_task_index").asInt() + 1), () -> {
+          JsonNode verdict = replaying().replay(row);
+          assertThat(verdict.get("reward").asDouble()).as(verdict.toString())
+              .isEqualTo(expectedReward("example_rollouts.jsonl", row.path("_ng_task_index").asInt() + 1, row));
+        }));
+  }
+
   @Test
   void theRecordedVerdictFieldsAreReproduced() {
     for (JsonNode row : recordedRollouts()) {
