@@ -26,6 +26,16 @@ public sealed interface JudgeOutcome<T> {
   /** The verdict, or a {@link RolloutFailure} of the outcome's class. */
   T orThrow();
 
+  /**
+   * The verdict; for an environment that asks several judge calls and scores each (one per rubric criterion,
+   * say), under {@code judge_unparseable: zero} an answer without a verdict reads as {@code zeroVerdict}, the
+   * verdict NeMo Gym gives that call (the criterion fails) rather than 0 for the whole rollout. Otherwise as
+   * {@link #orThrow()}.
+   */
+  default T orThrow(T zeroVerdict) {
+    return this instanceof Failed<T> failed && failed.scoresZero() ? zeroVerdict : orThrow();
+  }
+
   /** The judge answered and the parser found a verdict in its text. */
   record Verdict<T>(T value, String text, ObjectNode exchange) implements JudgeOutcome<T> {
     @Override

@@ -132,6 +132,8 @@ class JudgeTest {
     upstream.enqueue(Answer.text("They look about the same to me."));
     JudgeOutcome<String> outcome = judge(zero).ask("prompt", EQUIVALENCE);
     assertThat(((JudgeOutcome.Failed<String>) outcome).scoresZero()).isTrue();
+    assertThat(outcome.orThrow("[[A!=B]]")).as("one call among several reads as the verdict that scores 0")
+        .isEqualTo("[[A!=B]]");
     assertThatThrownBy(outcome::orThrow).isInstanceOfSatisfying(dev.gym4j.resources.ZeroReward.class, z -> {
       assertThat(z.fields().get("judge_unparseable").asBoolean()).isTrue();
       assertThat(AnswerText.lastMessageText(z.fields().at("/judge_evaluations/0/response")))
@@ -143,6 +145,7 @@ class JudgeTest {
     assertThat(((JudgeOutcome.Failed<String>) error).scoresZero()).as("only an unparseable answer scores 0").isFalse();
     assertThatThrownBy(error::orThrow).isInstanceOfSatisfying(RolloutFailure.class,
         f -> assertThat(f.failureClass()).isEqualTo("judge_error"));
+    assertThatThrownBy(() -> error.orThrow("[[A!=B]]")).isInstanceOf(RolloutFailure.class);
   }
 
   @Test
