@@ -39,10 +39,6 @@ public final class FrontierScienceJudge extends ResourcesServer {
       Pattern.CASE_INSENSITIVE);
   private static final Pattern LABELED = Pattern.compile("(?:final\\s+)?score\\s*[:=]\\s*" + NUMBER,
       Pattern.CASE_INSENSITIVE);
-  private static final Pattern[] THINKING = {Pattern.compile("<think>.*?</think>", Pattern.DOTALL),
-      Pattern.compile("<thinking>.*?</thinking>", Pattern.DOTALL)};
-  private static final Pattern[] UNOPENED = {Pattern.compile("^.*?</think>", Pattern.DOTALL),
-      Pattern.compile("^.*?</thinking>", Pattern.DOTALL)};
 
   /** What the judge said: the last Judgement (or null) and, in research mode, the rubric score (or null). */
   record Grade(String verdict, Double score) {}
@@ -73,7 +69,7 @@ public final class FrontierScienceJudge extends ResourcesServer {
     boolean open = raw.contains("<think>") || raw.contains("<thinking>");
     boolean closed = raw.contains("</think>") || raw.contains("</thinking>");
     // a reasoning trace that never closed was cut off: no answer (NeMo Skills' parse_reasoning)
-    String generation = open && !closed ? "" : stripThinking(raw);
+    String generation = open && !closed ? "" : TextPicks.withoutThinking(raw);
     String question = text(request.field("question"));
     String expected = text(request.field("expected_answer"));
     String rubric = text(request.field("rubric"));
@@ -147,16 +143,6 @@ public final class FrontierScienceJudge extends ResourcesServer {
       }
     }
     return null;
-  }
-
-  static String stripThinking(String text) {
-    for (Pattern p : THINKING) {
-      text = p.matcher(text).replaceAll("");
-    }
-    for (Pattern p : UNOPENED) {
-      text = p.matcher(text).replaceFirst("");
-    }
-    return PythonText.strip(text);
   }
 
   private static String text(JsonNode value) {

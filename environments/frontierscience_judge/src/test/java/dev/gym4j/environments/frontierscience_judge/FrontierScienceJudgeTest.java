@@ -77,8 +77,8 @@ class FrontierScienceJudgeTest extends JudgedRolloutsTest {
     assertThat(FrontierScienceJudge.rubricScore("Score: 2/10\nFinal score: 9/10", 10)).isEqualTo(9.0);
     assertThat(FrontierScienceJudge.rubricScore("Score: 5/0", 10)).isNull();
     assertThat(FrontierScienceJudge.rubricScore("7/10 points", 10)).isNull();
-    assertThat(FrontierScienceJudge.stripThinking("<think>a</think>B <thinking>c</thinking>C")).isEqualTo("B C");
-    assertThat(FrontierScienceJudge.stripThinking("left open</think> answer")).isEqualTo("answer");
+    assertThat(dev.gym4j.judge.TextPicks.withoutThinking("<think>a</think>B <thinking>c</thinking>C")).isEqualTo("B C");
+    assertThat(dev.gym4j.judge.TextPicks.withoutThinking("left open</think> answer")).isEqualTo("answer");
   }
 
   @Test

@@ -43,9 +43,6 @@ public final class ImoProofBenchJudge extends ResourcesServer {
   private static final Pattern TEXT_LITERAL = Pattern.compile("[a-zA-Z ,]+");
   private static final Pattern LATEX_ENV = Pattern.compile("\\$.*\\$|\\\\\\(.*\\\\\\)|\\\\\\[.*\\\\\\]|\\\\boxed\\{",
       Pattern.DOTALL);
-  private static final Pattern[] THINKING = {Pattern.compile("<think>.*?</think>", Pattern.DOTALL),
-      Pattern.compile("<thinking>.*?</thinking>", Pattern.DOTALL), Pattern.compile("^.*?</think>", Pattern.DOTALL),
-      Pattern.compile("^.*?</thinking>", Pattern.DOTALL)};
   static final String NO_ANSWER = "Reasoning: No answer was provided.\nJudgement: No";
   static final String IDENTICAL = "Reasoning: The two answers are identical.\nJudgement: Yes";
 
@@ -61,7 +58,7 @@ public final class ImoProofBenchJudge extends ResourcesServer {
 
   @Override
   protected Verification verify(VerifyRequest request, Session session) {
-    String text = stripThinking(TextPicks.lastAssistantMessage(request.json().path("response").path("output")));
+    String text = TextPicks.withoutThinking(TextPicks.lastAssistantMessage(request.json().path("response").path("output")));
     String extracted = text.isEmpty() ? null : searchBoxed(text);
     if (extracted == null || extracted.isEmpty()) {
       // Skills' prefill_judgement: no answer is graded No without asking the judge
@@ -172,13 +169,6 @@ public final class ImoProofBenchJudge extends ResourcesServer {
       end--;
     }
     return value.substring(0, end);
-  }
-
-  static String stripThinking(String text) {
-    for (int i = 0; i < THINKING.length; i++) {
-      text = i < 2 ? THINKING[i].matcher(text).replaceAll("") : THINKING[i].matcher(text).replaceFirst("");
-    }
-    return PythonText.strip(text);
   }
 
   private static String stripLeading(String text, char c) {

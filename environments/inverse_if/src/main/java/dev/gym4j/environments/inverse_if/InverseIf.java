@@ -14,6 +14,8 @@ import dev.gym4j.json.Json;
 import dev.gym4j.judge.Judge;
 import dev.gym4j.judge.JudgeOutcome;
 import dev.gym4j.judge.PromptTemplate;
+import dev.gym4j.judge.RubricScores;
+import dev.gym4j.judge.TextPicks;
 import dev.gym4j.resources.ResourcesServer;
 import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
@@ -34,10 +36,6 @@ public final class InverseIf extends ResourcesServer {
   private static final Pattern FENCED = Pattern.compile("```(?:json)?\\s*(\\{.*?\\})\\s*```", Pattern.DOTALL);
   private static final Pattern RESULT_OBJECT = Pattern.compile("\\{[^{}]*\"result\"\\s*:\\s*\"(PASS|FAIL)\"[^{}]*\\}",
       Pattern.CASE_INSENSITIVE);
-  private static final Pattern[] THINKING = {Pattern.compile("<think>.*?</think>", Pattern.DOTALL),
-      Pattern.compile("<thinking>.*?</thinking>", Pattern.DOTALL), Pattern.compile("^.*?</think>", Pattern.DOTALL),
-      Pattern.compile("^.*?</thinking>", Pattern.DOTALL)};
-  private static final List<String> MODES = List.of("mean", "min", "max", "all", "any", "weighted");
 
   /** One criterion's verdict: PASS or FAIL, and the judge's explanation. */
   record Verdict(String result, String explanation) {}
@@ -45,17 +43,14 @@ public final class InverseIf extends ResourcesServer {
   private static final Verdict FAIL = new Verdict("FAIL", "");
 
   private Judge judge;
-  private String mode;
+  private RubricScores mode;
   private String defaultTemplate;
   private String defaultSystemPrompt;
 
   @Override
   protected void start() {
     judge = Judge.from(context());
-    mode = context().config().path("aggregation_mode").asString("mean");
-    if (!MODES.contains(mode)) {
-      throw new ConfigException(context().path("aggregation_mode") + " must be one of " + MODES + ", got " + mode);
-    }
+    mode = RubricScores.from(context());
     defaultTemplate = context().requiredString("default_judge_prompt_template");
     PromptTemplate.of(defaultTemplate);
     defaultSystemPrompt = context().requiredString("default_judge_system_prompt");
@@ -63,7 +58,7 @@ public final class InverseIf extends ResourcesServer {
 
   @Override
   protected Verification verify(VerifyRequest request, Session session) {
-    String generated = generatedResponse(request.json().path("response").path("output"));
+    String generated = TextPicks.withoutThinking(TextPicks.lastAssistantTurn(request.json().path("response").path("output")));
     JsonNode metadata = request.field("metadata");
     String prompt = orMetadata(text(request.field("prompt")), metadata, "prompt");
     String reference = orMetadata(text(request.field("reference_response")), metadata, "reference_response");
@@ -101,28 +96,16 @@ public final class InverseIf extends ResourcesServer {
           .put("criteria", criteria).put("judge_prompt", judgePrompt).put("judge_response", judgeText(outcome))
           .put("verdict", verdict.result()).put("explanation", verdict.explanation()).put("score", score);
     }
-    long passed = scores.stream().filter(s -> s >= 0.99).count();
-    return Verification.of(aggregate(scores)).with("prompt", prompt).with("generated_response", generated)
+    long passed = scores.stream().filter(RubricScores::passes).count();
+    // NeMo Gym's weighted mode is the mean here: Inverse IF's rubric items carry no weights
+    double reward = mode.aggregate(scores, java.util.Collections.nCopies(scores.size(), 1.0));
+    return Verification.of(reward).with("prompt", prompt).with("generated_response", generated)
         .with("reference_response", reference).with("rubric_evaluations", evaluations)
-        .with("aggregation_mode", mode).with("num_passed", (int) passed).with("num_total", scores.size());
+        .with("aggregation_mode", mode.label()).with("num_passed", (int) passed).with("num_total", scores.size());
   }
 
   private static String judgeText(JudgeOutcome<Verdict> outcome) {
-    return outcome instanceof JudgeOutcome.Verdict<Verdict> v ? stripThinking(v.text()) : "";
-  }
-
-  double aggregate(List<Double> scores) {
-    if (scores.isEmpty()) {
-      return 0.0;
-    }
-    return switch (mode) {
-      case "min" -> scores.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-      case "max" -> scores.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-      case "all" -> scores.stream().allMatch(s -> s >= 0.99) ? 1.0 : 0.0;
-      case "any" -> scores.stream().anyMatch(s -> s >= 0.99) ? 1.0 : 0.0;
-      // mean, and weighted, which NeMo Gym computes as the mean (its rubric items carry no weights)
-      default -> scores.stream().mapToDouble(Double::doubleValue).sum() / scores.size();
-    };
+    return outcome instanceof JudgeOutcome.Verdict<Verdict> v ? TextPicks.withoutThinking(v.text()) : "";
   }
 
   /**
@@ -131,7 +114,7 @@ public final class InverseIf extends ResourcesServer {
    * (NeMo Gym defaults to FAIL; gym4j fails the call as judge_unparseable unless {@code judge_unparseable: zero}).
    */
   static Optional<Verdict> verdict(String rawText) {
-    String text = stripThinking(rawText);
+    String text = TextPicks.withoutThinking(rawText);
     Matcher fenced = FENCED.matcher(text);
     if (fenced.find()) {
       Optional<Verdict> parsed = fromJson(fenced.group(1));
@@ -174,40 +157,6 @@ public final class InverseIf extends ResourcesServer {
     return result.equals("PASS") || result.equals("FAIL")
         ? Optional.of(new Verdict(result, explanation.isString() ? explanation.stringValue() : ""))
         : Optional.empty();
-  }
-
-  /** The last assistant message's text (parts joined by newlines), reasoning removed, stripped. */
-  static String generatedResponse(JsonNode output) {
-    for (int i = output.size() - 1; i >= 0; i--) {
-      JsonNode item = output.get(i);
-      if (!"message".equals(item.path("type").asString("")) || !"assistant".equals(item.path("role").asString(""))) {
-        continue;
-      }
-      JsonNode content = item.path("content");
-      String text;
-      if (content.isArray()) {
-        List<String> texts = new ArrayList<>();
-        content.forEach(part -> {
-          if (part.path("text").isString()) {
-            texts.add(part.get("text").stringValue());
-          }
-        });
-        text = PythonText.strip(String.join("\n", texts));
-      } else if (content.isString()) {
-        text = PythonText.strip(content.stringValue());
-      } else {
-        continue;
-      }
-      return stripThinking(text);
-    }
-    return "";
-  }
-
-  static String stripThinking(String text) {
-    for (int i = 0; i < THINKING.length; i++) {
-      text = i < 2 ? THINKING[i].matcher(text).replaceAll("") : THINKING[i].matcher(text).replaceFirst("");
-    }
-    return PythonText.strip(text);
   }
 
   private static String orMetadata(String value, JsonNode metadata, String key) {
