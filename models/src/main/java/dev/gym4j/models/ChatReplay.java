@@ -87,7 +87,7 @@ final class ChatReplay {
    * {@code judge_evaluations[].response} (equivalence_llm_judge, math_with_judge, text_to_sql, …),
    * {@code judge_response} (aalcr), or the judge's texts, each given back as one assistant message:
    * {@code rubric_evaluations[].judge_response} (inverse_if, one per criterion), {@code judge_output} (simpleqa,
-   * abstention, omniscience).
+   * abstention, omniscience), {@code judge_raw} (longmemeval).
    */
   static List<ObjectNode> judgeResponses(JsonNode row) {
     List<ObjectNode> responses = new ArrayList<>();
@@ -108,6 +108,10 @@ final class ChatReplay {
     }
     if (responses.isEmpty() && row.path("judge_output").isString()) {
       responses.add(textAnswer(row.get("judge_output").stringValue()));
+    }
+    // longmemeval: "" when no judge was asked (an empty answer, unusable metadata)
+    if (responses.isEmpty() && row.path("judge_raw").isString() && !row.get("judge_raw").stringValue().isEmpty()) {
+      responses.add(textAnswer(row.get("judge_raw").stringValue()));
     }
     return responses;
   }
