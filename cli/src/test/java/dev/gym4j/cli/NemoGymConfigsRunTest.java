@@ -56,6 +56,8 @@ class NemoGymConfigsRunTest {
       // a model server that launches vLLM itself on the machine's GPUs; gym4j talks to running endpoints only
       Map.entry("math_with_judge/configs/math_with_local_judge.yaml",
           "no responses_api_models implementation named 'local_vllm_model'"),
+      // XSTest's WildGuard judge is such a server too
+      Map.entry("xstest/configs/xstest.yaml", "no responses_api_models implementation named 'local_vllm_model'"),
       // inductive ARC runs the model's Python programs; gym4j's nvarc scores transductive grids only
       Map.entry("nvarc/configs/inductive.yaml", "gym4j's nvarc runs transductive mode only"));
 

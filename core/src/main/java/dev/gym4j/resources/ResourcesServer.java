@@ -76,8 +76,13 @@ public abstract class ResourcesServer extends GymServer {
         return sessions.noSession(call.sessionId(), "/seed_session");
       }
       // judge calls made while verifying name this rollout (see JudgedRollout: replay_model replays verdicts)
-      Verification verification = dev.gym4j.model.JudgedRollout.during(request.json(),
-          () -> verify(request, live.orElseGet(() -> new Session(call.sessionId()))));
+      Verification verification;
+      try {
+        verification = dev.gym4j.model.JudgedRollout.during(request.json(),
+            () -> verify(request, live.orElseGet(() -> new Session(call.sessionId()))));
+      } catch (ZeroReward zero) {
+        verification = new Verification(0.0, zero.fields());
+      }
       sessions.end(call.sessionId());
       ObjectNode response = request.json().deepCopy();
       response.put("reward", verification.reward());

@@ -43,6 +43,17 @@ public final class NemoGymConfigs {
           List.of("++math_with_judge.resources_servers.math_with_judge.judge_model_server.name=policy_model")),
       Map.entry("over_refusal_detection/configs/over_refusal_detection.yaml", judgeEndpoint()),
       Map.entry("over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", judgeEndpoint()),
+      Map.entry("frontierscience_judge/configs/frontierscience_judge.yaml", List.of("+judge_key")),
+      Map.entry("imo_proofbench_judge/configs/imo_proofbench_judge.yaml", judgeEndpoint()),
+      Map.entry("inverse_if/configs/inverse_if.yaml", copyOfPolicy("judge_model")),
+      Map.entry("jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml",
+          copyOfPolicy("safety_judge_model")),
+      Map.entry("longmemeval/configs/longmemeval.yaml", judgeEndpoint()),
+      Map.entry("longmemeval/configs/longmemeval_serve.yaml", judgeEndpoint()),
+      Map.entry("benchmarks/frontierscience_olympiad/config.yaml", List.of("+judge_key")),
+      Map.entry("benchmarks/frontierscience_research/config.yaml", List.of("+judge_key")),
+      Map.entry("benchmarks/imo_proofbench/config.yaml", judgeEndpoint()),
+      Map.entry("benchmarks/longmemeval/config.yaml", judgeEndpoint()),
       // benchmarks: the same judge models, and the key their companion judge configs read from NVIDIA_API_KEY
       // aalcr's judge is a vLLM server the user runs (local_vllm_model's params, its comment says): its base_url and key
       Map.entry("benchmarks/aalcr/config.yaml",

@@ -272,7 +272,8 @@ public final class Judge {
 
   private <T> JudgeOutcome<T> failed(String failureClass, String message, boolean timedOut, ObjectNode exchange) {
     return new JudgeOutcome.Failed<>(failureClass, "judge " + settings.server() + ": " + message, timedOut,
-        Optional.ofNullable(exchange));
+        Optional.ofNullable(exchange),
+        settings.unparseableScoresZero() && failureClass.equals(JudgeOutcome.JUDGE_UNPARSEABLE));
   }
 
   private static String describe(UpstreamException e) {

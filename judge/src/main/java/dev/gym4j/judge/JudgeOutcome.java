@@ -26,6 +26,16 @@ public sealed interface JudgeOutcome<T> {
   /** The verdict, or a {@link RolloutFailure} of the outcome's class. */
   T orThrow();
 
+  /**
+   * The verdict; for an environment that asks several judge calls and scores each (one per rubric criterion,
+   * say), under {@code judge_unparseable: zero} an answer without a verdict reads as {@code zeroVerdict}, the
+   * verdict NeMo Gym gives that call (the criterion fails) rather than 0 for the whole rollout. Otherwise as
+   * {@link #orThrow()}.
+   */
+  default T orThrow(T zeroVerdict) {
+    return this instanceof Failed<T> failed && failed.scoresZero() ? zeroVerdict : orThrow();
+  }
+
   /** The judge answered and the parser found a verdict in its text. */
   record Verdict<T>(T value, String text, ObjectNode exchange) implements JudgeOutcome<T> {
     @Override
@@ -39,11 +49,23 @@ public sealed interface JudgeOutcome<T> {
     }
   }
 
-  /** The judge call failed; {@code failureClass} is {@value #JUDGE_ERROR} or {@value #JUDGE_UNPARSEABLE}. */
-  record Failed<T>(String failureClass, String message, boolean timedOut, Optional<ObjectNode> evaluation)
-      implements JudgeOutcome<T> {
+  /**
+   * The judge call failed; {@code failureClass} is {@value #JUDGE_ERROR} or {@value #JUDGE_UNPARSEABLE}.
+   * {@code scoresZero}: the environment's {@code judge_unparseable: zero} applies to this failure.
+   */
+  record Failed<T>(String failureClass, String message, boolean timedOut, Optional<ObjectNode> evaluation,
+      boolean scoresZero) implements JudgeOutcome<T> {
+    /**
+     * Fails the rollout ({@link #failure()}); or, under {@code judge_unparseable: zero}, ends the verify with
+     * reward 0.0, {@code judge_unparseable: true} and the exchange in {@code judge_evaluations}.
+     */
     @Override
     public T orThrow() {
+      if (scoresZero) {
+        ObjectNode fields = dev.gym4j.json.Json.object().put(JUDGE_UNPARSEABLE, true);
+        evaluation.ifPresent(exchange -> fields.putArray("judge_evaluations").add(exchange));
+        throw new dev.gym4j.resources.ZeroReward(message, fields);
+      }
       throw failure();
     }
 

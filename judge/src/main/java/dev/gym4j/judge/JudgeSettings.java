@@ -17,12 +17,15 @@ import tools.jackson.databind.node.ObjectNode;
  * (calls in flight at once, default 64, null for no bound), {@code check_twice_swap} and
  * {@code use_chat_completions_for_judge} (ask on {@code /v1/chat/completions}). gym4j's own:
  * {@code judge_timeout_seconds} (one call, retries included; default 300), {@code judge_max_attempts}
- * (default 3) and {@code judge_initial_backoff_seconds} / {@code judge_max_backoff_seconds} (1 and 20).
+ * (default 3), {@code judge_initial_backoff_seconds} / {@code judge_max_backoff_seconds} (1 and 20) and
+ * {@code judge_unparseable}: {@code fail} (default: an answer without a verdict fails the rollout as
+ * {@code judge_unparseable}) or {@code zero} (it scores 0, as NeMo Gym scores it).
  *
  * @param maxConcurrency 0 for no bound
  */
 public record JudgeSettings(String server, ObjectNode createParams, int maxConcurrency, Duration timeout,
-    int maxAttempts, Duration initialBackoff, Duration maxBackoff, boolean checkTwiceSwap, boolean chatCompletions) {
+    int maxAttempts, Duration initialBackoff, Duration maxBackoff, boolean checkTwiceSwap, boolean chatCompletions,
+    boolean unparseableScoresZero) {
 
   public JudgeSettings {
     if (maxConcurrency < 0 || maxAttempts < 1 || timeout.isNegative() || timeout.isZero()) {
@@ -35,7 +38,7 @@ public record JudgeSettings(String server, ObjectNode createParams, int maxConcu
   /** Defaults for a judge behind the named model server. */
   public static JudgeSettings of(String server) {
     return new JudgeSettings(server, Json.object(), 64, Duration.ofSeconds(300), 3, Duration.ofSeconds(1),
-        Duration.ofSeconds(20), false, false);
+        Duration.ofSeconds(20), false, false, false);
   }
 
   /** The settings in a server's config block; a bad value is a config error naming its key. */
@@ -59,38 +62,57 @@ public record JudgeSettings(String server, ObjectNode createParams, int maxConcu
         seconds(context, "judge_initial_backoff_seconds", d.initialBackoff),
         seconds(context, "judge_max_backoff_seconds", d.maxBackoff),
         config.path("check_twice_swap").asBoolean(false),
-        config.path("use_chat_completions_for_judge").asBoolean(false));
+        config.path("use_chat_completions_for_judge").asBoolean(false),
+        unparseableScoresZero(context));
+  }
+
+  /** {@code judge_unparseable}: {@code fail} (the default) or {@code zero}. */
+  private static boolean unparseableScoresZero(ServerContext context) {
+    JsonNode value = context.config().get("judge_unparseable");
+    if (value == null || value.isNull() || value.isString() && value.stringValue().equals("fail")) {
+      return false;
+    }
+    if (value.isString() && value.stringValue().equals("zero")) {
+      return true;
+    }
+    throw new ConfigException(context.path("judge_unparseable") + " must be fail or zero, got " + value);
   }
 
   /** The same settings with another base request (e.g. NeMo Gym aalcr's judge_responses_create_params_overrides). */
   public JudgeSettings withCreateParams(ObjectNode value) {
     return new JudgeSettings(server, value, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap, chatCompletions);
+        checkTwiceSwap, chatCompletions, unparseableScoresZero);
   }
 
   public JudgeSettings withTimeout(Duration value) {
     return new JudgeSettings(server, createParams, maxConcurrency, value, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap, chatCompletions);
+        checkTwiceSwap, chatCompletions, unparseableScoresZero);
   }
 
   public JudgeSettings withRetries(int attempts, Duration initial, Duration max) {
     return new JudgeSettings(server, createParams, maxConcurrency, timeout, attempts, initial, max, checkTwiceSwap,
-        chatCompletions);
+        chatCompletions, unparseableScoresZero);
   }
 
   public JudgeSettings withMaxConcurrency(int value) {
     return new JudgeSettings(server, createParams, value, timeout, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap, chatCompletions);
+        checkTwiceSwap, chatCompletions, unparseableScoresZero);
   }
 
   public JudgeSettings withCheckTwiceSwap(boolean value) {
     return new JudgeSettings(server, createParams, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
-        value, chatCompletions);
+        value, chatCompletions, unparseableScoresZero);
+  }
+
+  /** The same settings scoring an answer without a verdict 0 ({@code judge_unparseable: zero}) or not. */
+  public JudgeSettings withUnparseableScoresZero(boolean value) {
+    return new JudgeSettings(server, createParams, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
+        checkTwiceSwap, chatCompletions, value);
   }
 
   public JudgeSettings withChatCompletions(boolean value) {
     return new JudgeSettings(server, createParams, maxConcurrency, timeout, maxAttempts, initialBackoff, maxBackoff,
-        checkTwiceSwap, value);
+        checkTwiceSwap, value, unparseableScoresZero);
   }
 
   private static int positive(ServerContext context, String key, int fallback) {

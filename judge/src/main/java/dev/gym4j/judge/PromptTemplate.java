@@ -83,23 +83,48 @@ public final class PromptTemplate {
     }
     JsonNode yaml = context.config().path("judge_prompt_path");
     if (yaml.isString() && !yaml.stringValue().isBlank()) {
-      JsonNode user = dev.gym4j.config.Yaml.read(file(context, "judge_prompt_path", yaml.stringValue())).path("user");
-      if (!user.isString()) {
-        throw new ConfigException(context.path("judge_prompt_path") + ": " + yaml.stringValue()
-            + " has no 'user' prompt");
-      }
-      return of(user.stringValue());
+      return of(yamlUser(context, yaml.stringValue()));
     }
     JsonNode file = context.config().path("judge_prompt_template_fpath");
     if (file.isString() && !file.stringValue().isBlank()) {
-      try {
-        return of(Files.readString(file(context, "judge_prompt_template_fpath", file.stringValue())).strip());
-      } catch (IOException e) {
-        throw new ConfigException(context.path("judge_prompt_template_fpath") + ": cannot read "
-            + file.stringValue() + " (" + e.getClass().getSimpleName() + ")");
-      }
+      return of(read(context, "judge_prompt_template_fpath", file.stringValue()).strip());
     }
     return of(fallback);
+  }
+
+  /**
+   * As {@link #configured(ServerContext, String)}, but with NeMo Gym's default prompt file (its config class's
+   * default for {@code setting}, {@code judge_prompt_template_fpath} or {@code judge_prompt_path}, shipped in the
+   * environment's folder and read in that setting's format) instead of text.
+   */
+  public static PromptTemplate configuredOr(ServerContext context, String setting, String defaultFile) {
+    for (String key : List.of("judge_prompt_template", "judge_prompt_path", "judge_prompt_template_fpath")) {
+      if (context.config().path(key).isString() && !context.config().path(key).stringValue().isBlank()) {
+        return configured(context, "");
+      }
+    }
+    if (setting.equals("judge_prompt_path")) {
+      return of(yamlUser(context, defaultFile));
+    }
+    return of(read(context, setting, defaultFile).strip());
+  }
+
+  private static String yamlUser(ServerContext context, String file) {
+    JsonNode user = dev.gym4j.config.Yaml.read(file(context, "judge_prompt_path", file)).path("user");
+    if (!user.isString()) {
+      throw new ConfigException(context.path("judge_prompt_path") + ": " + file + " has no 'user' prompt");
+    }
+    return user.stringValue();
+  }
+
+  /** A prompt file in the server's folder (or the config root), as UTF-8; a missing file is a config error. */
+  public static String read(ServerContext context, String setting, String file) {
+    try {
+      return Files.readString(file(context, setting, file));
+    } catch (IOException e) {
+      throw new ConfigException(context.path(setting) + ": cannot read " + file + " (" + e.getClass().getSimpleName()
+          + ")");
+    }
   }
 
   private static Path file(ServerContext context, String setting, String file) {

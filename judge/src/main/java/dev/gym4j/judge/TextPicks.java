@@ -145,4 +145,54 @@ public final class TextPicks {
   static String python(String regex) {
     return regex.replace("(?P<", "(?<").replaceAll("\\(\\?P=([A-Za-z_][A-Za-z0-9_]*)\\)", "\\\\k<$1>");
   }
+
+  private static final java.util.regex.Pattern[] THINKING = {
+      java.util.regex.Pattern.compile("<think>.*?</think>", java.util.regex.Pattern.DOTALL),
+      java.util.regex.Pattern.compile("<thinking>.*?</thinking>", java.util.regex.Pattern.DOTALL)};
+  private static final java.util.regex.Pattern[] UNOPENED = {
+      java.util.regex.Pattern.compile("^.*?</think>", java.util.regex.Pattern.DOTALL),
+      java.util.regex.Pattern.compile("^.*?</thinking>", java.util.regex.Pattern.DOTALL)};
+
+  /**
+   * The text without reasoning, as NeMo Gym's judged servers remove it ({@code _strip_thinking_traces}):
+   * every {@code <think>…</think>} and {@code <thinking>…</thinking>} block, then anything up to a closing tag
+   * whose opening tag was in the prompt, stripped.
+   */
+  public static String withoutThinking(String text) {
+    for (java.util.regex.Pattern block : THINKING) {
+      text = block.matcher(text).replaceAll("");
+    }
+    for (java.util.regex.Pattern unopened : UNOPENED) {
+      text = unopened.matcher(text).replaceFirst("");
+    }
+    return PythonText.strip(text);
+  }
+
+  /**
+   * The last assistant message's text: its text parts joined by newlines (none is ""), or its string content,
+   * stripped; "" when there is no assistant message (NeMo Gym's rubric judges, inverse_if and multichallenge,
+   * which do not look past the last assistant message as {@link #lastAssistantMessage} does).
+   */
+  public static String lastAssistantTurn(JsonNode output) {
+    for (int i = output.size() - 1; i >= 0; i--) {
+      JsonNode item = output.get(i);
+      if (!"message".equals(item.path("type").asString("")) || !"assistant".equals(item.path("role").asString(""))) {
+        continue;
+      }
+      JsonNode content = item.path("content");
+      if (content.isString()) {
+        return PythonText.strip(content.stringValue());
+      }
+      if (content.isArray()) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        content.forEach(part -> {
+          if (part.path("text").isString()) {
+            texts.add(part.get("text").stringValue());
+          }
+        });
+        return PythonText.strip(String.join("\n", texts));
+      }
+    }
+    return "";
+  }
 }

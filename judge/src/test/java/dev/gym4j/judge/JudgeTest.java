@@ -127,6 +127,45 @@ class JudgeTest {
   }
 
   @Test
+  void underJudgeUnparseableZeroAnAnswerWithoutAVerdictScoresZeroButAJudgeErrorStillFails() {
+    JudgeSettings zero = fast().withUnparseableScoresZero(true);
+    upstream.enqueue(Answer.text("They look about the same to me."));
+    JudgeOutcome<String> outcome = judge(zero).ask("prompt", EQUIVALENCE);
+    assertThat(((JudgeOutcome.Failed<String>) outcome).scoresZero()).isTrue();
+    assertThat(outcome.orThrow("[[A!=B]]")).as("one call among several reads as the verdict that scores 0")
+        .isEqualTo("[[A!=B]]");
+    assertThatThrownBy(outcome::orThrow).isInstanceOfSatisfying(dev.gym4j.resources.ZeroReward.class, z -> {
+      assertThat(z.fields().get("judge_unparseable").asBoolean()).isTrue();
+      assertThat(AnswerText.lastMessageText(z.fields().at("/judge_evaluations/0/response")))
+          .contains("They look about the same to me.");
+    });
+
+    upstream.enqueue(Answer.error(400, "{\"error\": {\"message\": \"bad request\"}}"));
+    JudgeOutcome<String> error = judge(zero).ask("prompt", EQUIVALENCE);
+    assertThat(((JudgeOutcome.Failed<String>) error).scoresZero()).as("only an unparseable answer scores 0").isFalse();
+    assertThatThrownBy(error::orThrow).isInstanceOfSatisfying(RolloutFailure.class,
+        f -> assertThat(f.failureClass()).isEqualTo("judge_error"));
+    assertThatThrownBy(() -> error.orThrow("[[A!=B]]")).isInstanceOf(RolloutFailure.class);
+  }
+
+  @Test
+  void judgeUnparseableIsFailUnlessSetToZeroAndAnythingElseIsAConfigError() {
+    assertThat(settings("{}").unparseableScoresZero()).isFalse();
+    assertThat(settings("{\"judge_unparseable\": \"fail\"}").unparseableScoresZero()).isFalse();
+    assertThat(settings("{\"judge_unparseable\": \"zero\"}").unparseableScoresZero()).isTrue();
+    assertThatThrownBy(() -> settings("{\"judge_unparseable\": \"0\"}"))
+        .isInstanceOf(dev.gym4j.config.ConfigException.class).hasMessageContaining("judge_unparseable");
+  }
+
+  private static JudgeSettings settings(String extra) {
+    tools.jackson.databind.node.ObjectNode config = (tools.jackson.databind.node.ObjectNode)
+        dev.gym4j.json.Json.parse(extra);
+    config.putObject("judge_model_server").put("type", "responses_api_models").put("name", "judge_model");
+    return JudgeSettings.from(new dev.gym4j.server.ServerContext(new dev.gym4j.config.ServerInstance("env",
+        dev.gym4j.config.ServerKind.RESOURCES, "env", config), null, null));
+  }
+
+  @Test
   void anAnswerWithoutAVerdictIsUnparseableAndKeepsTheExchange() {
     upstream.enqueue(Answer.text("They look about the same to me."));
     JudgeOutcome<String> outcome = judge(fast()).ask("prompt", EQUIVALENCE);

@@ -85,8 +85,9 @@ final class ChatReplay {
   /**
    * The judge answers recorded with a rollout, in the order they were asked: NeMo Gym's
    * {@code judge_evaluations[].response} (equivalence_llm_judge, math_with_judge, text_to_sql, …),
-   * {@code judge_response} (aalcr), or {@code judge_output}, the judge's text (simpleqa, abstention, omniscience),
-   * given back as one assistant message.
+   * {@code judge_response} (aalcr), or the judge's texts, each given back as one assistant message:
+   * {@code rubric_evaluations[].judge_response} (inverse_if, one per criterion), {@code judge_output} (simpleqa,
+   * abstention, omniscience), {@code judge_raw} (longmemeval).
    */
   static List<ObjectNode> judgeResponses(JsonNode row) {
     List<ObjectNode> responses = new ArrayList<>();
@@ -98,21 +99,37 @@ final class ChatReplay {
     if (row.path("judge_response") instanceof ObjectNode response) {
       responses.add(response);
     }
+    if (responses.isEmpty()) {
+      for (JsonNode evaluation : row.path("rubric_evaluations")) {
+        if (evaluation.path("judge_response").isString()) {
+          responses.add(textAnswer(evaluation.get("judge_response").stringValue()));
+        }
+      }
+    }
     if (responses.isEmpty() && row.path("judge_output").isString()) {
-      ObjectNode response = Json.object();
-      response.put("model", "replay_model");
-      ObjectNode message = response.putArray("output").addObject();
-      message.put("type", "message");
-      message.put("id", Ids.of("msg_"));
-      message.put("role", "assistant");
-      message.put("status", "completed");
-      ObjectNode part = message.putArray("content").addObject();
-      part.put("type", "output_text");
-      part.put("text", row.get("judge_output").stringValue());
-      part.putArray("annotations");
-      responses.add(response);
+      responses.add(textAnswer(row.get("judge_output").stringValue()));
+    }
+    // longmemeval: "" when no judge was asked (an empty answer, unusable metadata)
+    if (responses.isEmpty() && row.path("judge_raw").isString() && !row.get("judge_raw").stringValue().isEmpty()) {
+      responses.add(textAnswer(row.get("judge_raw").stringValue()));
     }
     return responses;
+  }
+
+  /** A recorded judge text as a Responses API answer of one assistant message. */
+  private static ObjectNode textAnswer(String text) {
+    ObjectNode response = Json.object();
+    response.put("model", "replay_model");
+    ObjectNode message = response.putArray("output").addObject();
+    message.put("type", "message");
+    message.put("id", Ids.of("msg_"));
+    message.put("role", "assistant");
+    message.put("status", "completed");
+    ObjectNode part = message.putArray("content").addObject();
+    part.put("type", "output_text");
+    part.put("text", text);
+    part.putArray("annotations");
+    return response;
   }
 
   /**

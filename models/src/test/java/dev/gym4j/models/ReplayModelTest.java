@@ -179,6 +179,28 @@ class ReplayModelTest {
   }
 
   /**
+   * Judges that record only their texts: inverse_if's rubric_evaluations[].judge_response, one per criterion in
+   * order (resources_servers/inverse_if/app.py), and longmemeval's judge_raw (resources_servers/longmemeval/app.py).
+   */
+  @Test
+  void judgeTextsRecordedPerCriterionOrAsJudgeRawAreGivenBackInOrder() throws Exception {
+    String rubric = "{\"responses_create_params\": {\"input\": [" + USER + "]}, \"reward\": 0.5, \"response\": "
+        + "{\"id\": \"r\", \"output\": [" + ANSWER + "]}, \"rubric_evaluations\": [{\"judge_response\": \"PASS\"}, "
+        + "{\"judge_response\": \"FAIL\"}]}";
+    String memory = "{\"responses_create_params\": {\"input\": [{\"role\": \"user\", \"content\": \"q2\"}]}, "
+        + "\"reward\": 1.0, \"response\": {\"id\": \"r\", \"output\": [" + ANSWER + "]}, \"judge_raw\": \"yes\"}";
+    try (Deployment deployment = replaying(rubric, memory, rollout("m", ANSWER))) {
+      String first = ask(deployment, Map.of(), USER).json().get("id").asString();
+      assertThat(judge(deployment, first + ".0").json().at("/output/0/content/0/text").asString()).isEqualTo("PASS");
+      assertThat(judge(deployment, first + ".1").json().at("/output/0/content/0/text").asString()).isEqualTo("FAIL");
+      assertThat(judge(deployment, first + ".2").status()).isEqualTo(422);
+      String second = ask(deployment, Map.of(), "{\"role\": \"user\", \"content\": \"q2\"}").json().get("id")
+          .asString();
+      assertThat(judge(deployment, second + ".0").json().at("/output/0/content/0/text").asString()).isEqualTo("yes");
+    }
+  }
+
+  /**
    * NeMo Gym keeps the judge's exchange with the rollout (judge_evaluations[].response, e.g.
    * resources_servers/equivalence_llm_judge/app.py; judge_output in simpleqa): a judge call made while verifying
    * a replayed rollout gets that recorded answer, the n-th for the n-th call, and nothing when none was recorded.

@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * replaying the recorded judge answers (by default from the rollouts' {@code judge_evaluations}), the recorded
  * verdict fields reproduced ({@link #recordedFields}), and the judge's failures seen end to end through
  * {@code /verify}: a judge that is down, answers 5xx, answers past its deadline or off-format fails the rollout
- * with {@code judge_error} or {@code judge_unparseable} and no reward; a 429 followed by an answer is scored.
+ * with {@code judge_error} or {@code judge_unparseable} and no reward; a 429 followed by an answer is scored;
+ * under {@code judge_unparseable: zero} an off-format answer scores 0 (NeMo Gym's rule) and a judge error still fails.
  *
  * <p>The judge is the scripted model behind {@code policy_model} (the environments' configs point
  * {@code judge_model_server} at it), so a judge call goes environment → model server → scripted upstream.
@@ -100,6 +101,30 @@ public abstract class JudgedRolloutsTest extends RecordedRolloutsTest {
     return request;
   }
 
+  /**
+   * True where {@code replay_model} answers this environment's judge calls from the exchanges recorded with
+   * each rollout ({@code judge_evaluations}, …), as {@code gym4j eval --env <name>} with no model does it; then
+   * {@link #replayModelAnswersTheJudgeFromTheRecordingsAsEvalWithoutAModelDoes} checks the recorded rewards
+   * come out. False by default.
+   */
+  protected boolean judgeReplayedFromRecordings() {
+    return false;
+  }
+
+  @org.junit.jupiter.api.TestFactory
+  java.util.stream.Stream<org.junit.jupiter.api.DynamicTest>
+      replayModelAnswersTheJudgeFromTheRecordingsAsEvalWithoutAModelDoes() {
+    if (!judgeReplayedFromRecordings()) {
+      return java.util.stream.Stream.empty();
+    }
+    return recordedRollouts().stream().filter(this::replayable).map(row -> org.junit.jupiter.api.DynamicTest
+        .dynamicTest("line " + (row.path("_ng_task_index").asInt() + 1), () -> {
+          JsonNode verdict = replaying().replay(row);
+          assertThat(verdict.get("reward").asDouble()).as(verdict.toString())
+              .isEqualTo(expectedReward("example_rollouts.jsonl", row.path("_ng_task_index").asInt() + 1, row));
+        }));
+  }
+
   @Test
   void theRecordedVerdictFieldsAreReproduced() {
     for (JsonNode row : recordedRollouts()) {
@@ -129,6 +154,23 @@ public abstract class JudgedRolloutsTest extends RecordedRolloutsTest {
   void aJudgeAnsweringOffFormatFailsTheRolloutAsJudgeUnparseable() {
     harness().model().enqueue(judgedCase().offFormat());
     assertFailure(harness().post("/verify", judgedRequest(), Map.of()), 502, "judge_unparseable");
+  }
+
+  @Test
+  void withJudgeUnparseableZeroAnOffFormatVerdictScoresZeroAsNemoGymScoresIt() {
+    List<String> zero = new ArrayList<>(Arrays.asList(overrides()));
+    zero.add("++" + resourcesInstance() + ".resources_servers." + environment() + ".judge_unparseable=zero");
+    try (EnvironmentHarness lenient = EnvironmentHarness.start(environment(), zero.toArray(String[]::new))) {
+      lenient.model().otherwise(body -> judgedCase().offFormat());
+      HttpReply reply = lenient.post("/verify", judgedRequest(), Map.of());
+      assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+      assertThat(reply.json().get("reward").asDouble()).isEqualTo(0.0);
+      // one judge call for the rollout: marked judge_unparseable; one of several: that call's verdict scores 0
+      assertThat(reply.json().path("judge_unparseable").asBoolean(true)).isTrue();
+      // a judge that is down is still a failure, never a reward
+      lenient.model().otherwise(body -> Answer.drop());
+      assertFailure(lenient.post("/verify", judgedRequest(), Map.of()), 502, "judge_error");
+    }
   }
 
   @Test

@@ -75,6 +75,17 @@ class OverRefusalDetectionTest {
   }
 
   @Test
+  void withJudgeUnparseableZeroAJudgeWithoutALabelScoresZero() {
+    try (EnvironmentHarness zero = EnvironmentHarness.start("over_refusal_detection", SERVER + "judge_unparseable=zero")) {
+      zero.model().enqueue(Answer.text("Hard to say."));
+      HttpReply reply = zero.post("/verify", row("Maybe."), Map.of());
+      assertThat(reply.status()).isEqualTo(200);
+      assertThat(reply.json().get("reward").asDouble()).isZero();
+      assertThat(reply.json().get("judge_unparseable").asBoolean()).isTrue();
+    }
+  }
+
+  @Test
   void theNemotronJudgeSaysRefusalYesOrNo() {
     try (EnvironmentHarness nemotron = EnvironmentHarness.start("over_refusal_detection",
         SERVER + "use_nemotron_format=true")) {
