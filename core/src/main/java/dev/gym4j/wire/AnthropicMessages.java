@@ -39,7 +39,7 @@ public final class AnthropicMessages {
       throw new FieldError(List.of("model"), "Input should be a valid string", "string_type");
     }
     JsonNode maxTokens = Shape.required(body, "max_tokens", root);
-    if (!maxTokens.isIntegralNumber() || maxTokens.asLong() < 1) {
+    if (!maxTokens.isIntegralNumber() || Shape.longValue(maxTokens, List.of("max_tokens")) < 1) {
       throw new FieldError(List.of("max_tokens"), "Input should be an integer of at least 1", "int_type");
     }
     Shape.optionalNumber(body, "temperature", root);

@@ -155,7 +155,7 @@ final class Upstream {
       return check.get();
     } catch (dev.gym4j.json.FieldError e) {
       throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " gave an invalid answer: "
-          + e.getMessage(), 200, e);
+          + e, 200, e);
     }
   }
 
