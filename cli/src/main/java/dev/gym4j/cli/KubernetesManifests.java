@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.gym4j.config.ConfigException;
 import dev.gym4j.config.GlobalConfig;
+import dev.gym4j.config.Secrets;
 import dev.gym4j.config.ServerInstance;
 import dev.gym4j.config.Yaml;
 import dev.gym4j.head.HeadSecret;
@@ -104,25 +105,46 @@ final class KubernetesManifests {
     ObjectNode plain = raw.deepCopy();
     plain.remove("config_paths");
     ObjectNode secret = Json.object();
-    moveSecrets(plain, secret);
+    moveSecrets(plain, secret, false);
     return new Split(plain, secret);
   }
 
-  private static void moveSecrets(ObjectNode from, ObjectNode to) {
+  /**
+   * Moves every value the redactor counts as a secret ({@link Secrets#isSecret}): under a secret key, in a header
+   * map, or holding a URL's user info or a credential; a list holding one moves whole, as env.yaml replaces it whole.
+   */
+  private static void moveSecrets(ObjectNode from, ObjectNode to, boolean underHeaders) {
     for (String key : new ArrayList<>(from.propertyNames())) {
       JsonNode value = from.get(key);
       // an interpolation only names another key, which is moved itself if it is a secret
-      if (value.isString() && GlobalConfig.isSecretKey(key) && !value.stringValue().startsWith("${")) {
+      boolean secret = value.isString() ? !value.stringValue().startsWith("${")
+          && Secrets.isSecret(key, underHeaders, value.stringValue())
+          : value.isArray() && holdsSecret(value);
+      if (secret) {
         to.set(key, value);
         from.remove(key);
       } else if (value instanceof ObjectNode child) {
         ObjectNode moved = Json.object();
-        moveSecrets(child, moved);
+        moveSecrets(child, moved, Secrets.isHeaderKey(key));
         if (!moved.isEmpty()) {
           to.set(key, moved);
         }
       }
     }
+  }
+
+  private static boolean holdsSecret(JsonNode list) {
+    for (JsonNode item : list) {
+      ObjectNode moved = Json.object();
+      if (item instanceof ObjectNode object) {
+        moveSecrets(object.deepCopy(), moved, false);
+      }
+      if (!moved.isEmpty() || item.isString() && Secrets.isSecret("", false, item.stringValue())
+          || item.isArray() && holdsSecret(item)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private List<String> headArguments(List<String> instances) {

@@ -103,7 +103,8 @@ final class Multiplexer implements AutoCloseable {
     }
     link.inFlight.incrementAndGet();
     try {
-      HttpResponse<byte[]> response = clients[lane].send(request, HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response = clients[lane].send(request,
+          BoundedAnswer.handler(ServerClient.MAX_ANSWER_BYTES));
       if (response.version() != HttpClient.Version.HTTP_2) {
         // the connection was closed (by the server, say) after the check: upgrade before the next request
         LOG.debug("lane {} to {} answered on {}: upgrading again", lane, url.getAuthority(), response.version());

@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * hand, per rollout, as NeMo Gym's agents do.
  */
 public final class ServerClient implements AutoCloseable {
+  /**
+   * The longest answer read from an upstream over HTTP, the largest request a gym4j server takes by default: a
+   * longer one fails the call (502) before it can take the heap.
+   */
+  static final long MAX_ANSWER_BYTES = dev.gym4j.server.ServerHost.DEFAULT_MAX_BODY_BYTES;
   private static final Logger LOG = LoggerFactory.getLogger(ServerClient.class);
   private static final Set<Integer> RETRY_STATUSES = Set.of(429, 502, 503, 504);
   /** A route: "/" or segments of letters, digits, '_', '-', '~' and '.' (but not a segment of dots only). */
@@ -205,6 +210,10 @@ public final class ServerClient implements AutoCloseable {
         throw new UpstreamException(UpstreamException.Kind.TIMEOUT, shown.get() + " got no response within "
             + settings.requestTimeout().toSeconds() + " s", 0, e);
       } catch (IOException e) {
+        if (BoundedAnswer.tooLarge(e)) {
+          throw new UpstreamException(UpstreamException.Kind.STATUS, shown.get() + " answered more than "
+              + MAX_ANSWER_BYTES + " bytes", 0, e);
+        }
         // a reset or a stale keep-alive socket: no response byte was read, so trying again is safe
         lastFailure = e;
         reply = null;
@@ -302,7 +311,7 @@ public final class ServerClient implements AutoCloseable {
           return response;
         }
       }
-      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return http.send(request, BoundedAnswer.handler(MAX_ANSWER_BYTES));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while calling " + request.uri());

@@ -91,7 +91,18 @@ public final class Secrets {
     }
   }
 
-  static boolean isHeaderKey(String key) {
+  /**
+   * Whether a config string is, or holds, something this redactor masks: a value under a key that names a
+   * secret or in a header map, or text it would change (a URL's user info, a bearer token, a named credential, a
+   * value it knows). Whatever stores a config where others can read it keeps such values apart (the Kubernetes
+   * Secret of {@code gym4j k8s render}).
+   */
+  public static boolean isSecret(String key, boolean underHeaders, String value) {
+    return underHeaders || GlobalConfig.isSecretKey(key) || !redact(value).equals(value);
+  }
+
+  /** Whether the values of the map under {@code key} are header values, every one of them a secret. */
+  public static boolean isHeaderKey(String key) {
     return key.toLowerCase(java.util.Locale.ROOT).contains("header");
   }
 

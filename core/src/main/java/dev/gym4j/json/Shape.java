@@ -62,6 +62,32 @@ public final class Shape {
     }
   }
 
+  /**
+   * A whole number that fits a {@code long}, or a {@link FieldError} naming the field in pydantic's words: a value
+   * that is not a number is {@code int_type}, a number with a fraction {@code int_from_float}, one past the range
+   * {@code int_overflow} (Jackson's own accessors throw on it, with a message naming Java types). Never expands
+   * the digits: {@code 1e999999999} costs nothing.
+   */
+  public static long longValue(JsonNode value, List<Object> path) {
+    if (value == null || !value.isNumber()) {
+      throw new FieldError(path, "Input should be a valid integer", "int_type");
+    }
+    if (value.isIntegralNumber() && value.canConvertToLong()) {
+      return value.longValue();
+    }
+    java.math.BigDecimal number = value.decimalValue();
+    if (number.signum() != 0 && number.scale() > 0 && number.stripTrailingZeros().scale() > 0) {
+      throw new FieldError(path, "Input should be a valid integer, got a number with a fractional part",
+          "int_from_float");
+    }
+    if (number.precision() - number.scale() > 19 || number.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0
+        || number.compareTo(java.math.BigDecimal.valueOf(Long.MIN_VALUE)) < 0) {
+      throw new FieldError(path, "Input should be between " + Long.MIN_VALUE + " and " + Long.MAX_VALUE,
+          "int_overflow");
+    }
+    return number.longValueExact();
+  }
+
   public static void optionalBoolean(ObjectNode parent, String field, List<Object> path) {
     JsonNode value = parent.get(field);
     if (value != null && !value.isNull() && !value.isBoolean()) {

@@ -12,7 +12,57 @@ import tools.jackson.databind.node.ObjectNode;
  * for a body that does not validate {@code {"detail": [{"loc": ["body", …], "msg": …, "type": …}]}}.
  */
 public final class ErrorBodies {
+  /**
+   * A Java type as the JDK, Jackson and the libraries under us write it in a message: qualified
+   * ({@code tools.jackson.databind.JsonNode}, {@code java.lang.OutOfMemoryError}), or a primitive or Jackson node
+   * type in the quotes Jackson puts around it ({@code `int`}, {@code 'ObjectNode'}).
+   */
+  private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile(
+      "\\b(?:java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.helidon|dev\\.gym4j|org\\.slf4j)"
+          + "(?:\\.[A-Za-z_$][\\w$]*)+(?:\\[])*"
+          + "|(?<=[`'])(?:int|long|short|byte|double|float|boolean|char|[A-Z]\\w*Node)(?=[`'])");
+
   private ErrorBodies() {}
+
+  /**
+   * An error message with every Java type in it named in JSON's words ({@code java.lang.String} → {@code string},
+   * {@code tools.jackson.databind.JsonNode} → {@code JSON value}, {@code `long`} → {@code `integer`}). Every error
+   * body passes through it where it is rendered ({@link Routes}), so no message, however it was made (a Jackson
+   * exception's, an upstream's excerpt), names a class of ours or of a library; the body stays valid JSON, since
+   * no replacement holds a quote or a backslash.
+   */
+  public static String withoutJavaTypes(String message) {
+    java.util.regex.Matcher matcher = JAVA_TYPE.matcher(message);
+    if (!matcher.find()) {
+      return message;
+    }
+    StringBuilder out = new StringBuilder(message.length());
+    do {
+      String type = matcher.group();
+      matcher.appendReplacement(out, jsonWord(type.substring(type.lastIndexOf('.') + 1).replace("[]", ""),
+          type.endsWith("[]")));
+    } while (matcher.find());
+    return matcher.appendTail(out).toString();
+  }
+
+  private static String jsonWord(String simpleName, boolean array) {
+    if (array) {
+      return "list";
+    }
+    return switch (simpleName) {
+      case "String", "CharSequence", "char", "Character", "TextNode", "StringNode" -> "string";
+      case "int", "long", "short", "byte", "Integer", "Long", "Short", "Byte", "BigInteger", "IntNode", "LongNode",
+          "ShortNode", "BigIntegerNode" -> "integer";
+      case "double", "float", "Double", "Float", "BigDecimal", "Number", "DoubleNode", "FloatNode", "DecimalNode",
+          "NumericNode" -> "number";
+      case "boolean", "Boolean", "BooleanNode" -> "boolean";
+      case "List", "ArrayList", "Collection", "Set", "LinkedHashSet", "ArrayNode" -> "list";
+      case "Map", "LinkedHashMap", "HashMap", "ObjectNode" -> "object";
+      case "NullNode" -> "null";
+      case "OutOfMemoryError" -> "out of memory";
+      default -> "JSON value";
+    };
+  }
 
   public static ObjectNode detail(String message) {
     ObjectNode body = Json.object();

@@ -153,7 +153,10 @@ public final class Routes {
     });
     routing.any((req, res) -> {
       java.util.Set<String> allowed = methods.get(req.path().path());
-      if (allowed == null) {
+      if (!bodyReadable(req)) {
+        res.header(HeaderNames.CONNECTION, "close");
+        send(req, res, 400, ErrorBodies.detail("the request body could not be read: malformed framing"));
+      } else if (allowed == null) {
         send(req, res, 404, ErrorBodies.detail("Not Found"));
       } else {
         res.header(HeaderNames.ALLOW, String.join(", ", allowed));
@@ -316,6 +319,11 @@ public final class Routes {
       answer.status(400, ErrorBodies.detail("the request body could not be read: " + e.getMessage()));
     } catch (RequestException e) {
       throw e;
+    } catch (OutOfMemoryError e) {
+      // what this request held is garbage now; the JVM is not broken, only full: the caller may retry later
+      answer.headers.put(HeaderNames.RETRY_AFTER.defaultCase(), "5");
+      answer.status(503, ErrorBodies.detail(serverName + " is out of memory; retry later"));
+      LOG.warn("{} {} on {}: out of memory (answered 503)", in.method(), in.path(), serverName);
     } catch (Exception | StackOverflowError e) {
       if (watch != null && watch.gone()) {
         // the caller left and its work was interrupted: nobody to answer, nothing went wrong here
@@ -382,11 +390,25 @@ public final class Routes {
     return body == null ? null : new Call(in, body, sessionId, carriesSession);
   }
 
-  /** The request body, or null when it is over the limit. */
-  private byte[] readBody(ServerRequest req) {
-    if (req.prologue().method() != Method.POST && req.prologue().method() != Method.PUT) {
-      return new byte[0];
+  /**
+   * Reads a body no endpoint takes to its end, so that a malformed one is refused (400) before anything is
+   * answered; false when its framing is malformed. A body over the limit is left: the connection closes after it.
+   */
+  private boolean bodyReadable(ServerRequest req) {
+    try {
+      readBody(req);
+      return true;
+    } catch (UnreadableBody e) {
+      return false;
     }
+  }
+
+  /**
+   * The request body, or null when it is over the limit; empty for a method other than POST and PUT, whose body
+   * is still read, so that its framing is checked before the answer (a malformed one is a 400).
+   */
+  private byte[] readBody(ServerRequest req) {
+    boolean takesBody = req.prologue().method() == Method.POST || req.prologue().method() == Method.PUT;
     var length = req.headers().contentLength();
     if (length.isPresent() && length.getAsLong() > maxBodyBytes) {
       return null;
@@ -397,7 +419,7 @@ public final class Routes {
     var deadline = Deadlines.interruptAfter(bodyTimeout);
     try (var in = req.content().inputStream()) {
       byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-      return body.length > maxBodyBytes ? null : body;
+      return body.length > maxBodyBytes ? null : takesBody ? body : new byte[0];
     } catch (RequestException | java.io.IOException | java.io.UncheckedIOException e) {
       throw e instanceof RequestException request && request.status().code() == 413 ? request
           : new UnreadableBody("the connection failed or the framing is malformed");
@@ -448,8 +470,11 @@ public final class Routes {
       bytes = body == null ? "null".getBytes() : Json.writeBytes(body);
     }
     if (status >= 400) {
-      // an error body may quote what an upstream or a failing call said, which may hold a credential
-      bytes = Secrets.redact(bytes);
+      // an error body may quote what an upstream or a failing call said, which may hold a credential or name a
+      // Java type (a Jackson message, an upstream's stack trace): the one place every error body passes
+      String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+      String plain = ErrorBodies.withoutJavaTypes(Secrets.redact(text));
+      bytes = plain.equals(text) ? bytes : plain.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
     return new Rendered(type, bytes);
   }

@@ -55,6 +55,12 @@ public final class ServerHost {
    */
   public static io.helidon.webserver.WebServerConfig.Builder builder(String host, int port, HttpLimits limits) {
     Duration idle = limits.idleTimeout();
+    io.helidon.webserver.http1.Http1Config http1 = io.helidon.webserver.http1.Http1Config.builder()
+        .maxPrologueLength(UnsupportedHttp.MAX_REQUEST_LINE)
+        .addReceiveListener(new Deadlines.Headers1(limits.headerTimeout()))
+        .build();
+    io.helidon.webserver.http2.Http2Config http2 = io.helidon.webserver.http2.Http2Config.builder()
+        .maxConcurrentStreams(1_000_000).build();
     return WebServer.builder()
         .host(host)
         .port(port)
@@ -63,19 +69,23 @@ public final class ServerHost {
         .idleConnectionTimeout(idle)
         .idleConnectionPeriod(idle.dividedBy(10).compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(100)
             : idle.dividedBy(10))
+        // asked in this order, before Helidon's own: requests it would drop unanswered, then HTTP/1.1 itself
         .addConnectionSelector(new UnsupportedHttp())
-        .directHandlers(handlers -> handlers.addHandler(DirectHandler.EventType.BAD_REQUEST, ServerHost::badRequest))
-        .addProtocol(io.helidon.webserver.http1.Http1Config.builder()
-            .maxPrologueLength(UnsupportedHttp.MAX_REQUEST_LINE)
-            .addReceiveListener(new Deadlines.Headers1(limits.headerTimeout()))
-            .build())
-        .addProtocol(io.helidon.webserver.http2.Http2Config.builder().maxConcurrentStreams(1_000_000).build());
+        .addConnectionSelector(new Http1Framing(http1, http2))
+        .directHandlers(handlers -> handlers
+            .addHandler(DirectHandler.EventType.BAD_REQUEST, ServerHost::badRequest)
+            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ServerHost::badRequest))
+        .addProtocol(http1)
+        .addProtocol(http2);
   }
 
   /**
    * A request Helidon refuses before routing is the client's fault, and is answered 4xx. Helidon answers an
    * unknown transfer coding ({@code Transfer-Encoding: gzip, chunked}) 501, as RFC 9112 §6.1 suggests; we say
-   * 400 instead, so that no bad request can make a server look broken to a monitor counting 5xx.
+   * 400 instead, so that no bad request can make a server look broken to a monitor counting 5xx. Before routing,
+   * Helidon fails with an internal error only when its parser throws on the bytes it was sent (a method that is
+   * not a token, {@code G@T}; an {@code HTTP2-Settings} that is not base64url): that too is a 400, and, being
+   * answered below 500, writes no stack trace to the log. Every failure past routing is {@link Routes}'.
    */
   private static DirectHandler.TransportResponse badRequest(DirectHandler.TransportRequest request,
       DirectHandler.EventType event, Status status, ServerResponseHeaders headers, String message) {

@@ -39,7 +39,7 @@ public final class AnthropicMessages {
       throw new FieldError(List.of("model"), "Input should be a valid string", "string_type");
     }
     JsonNode maxTokens = Shape.required(body, "max_tokens", root);
-    if (!maxTokens.isIntegralNumber() || maxTokens.asLong() < 1) {
+    if (!maxTokens.isIntegralNumber() || Shape.longValue(maxTokens, List.of("max_tokens")) < 1) {
       throw new FieldError(List.of("max_tokens"), "Input should be an integer of at least 1", "int_type");
     }
     Shape.optionalNumber(body, "temperature", root);
@@ -419,7 +419,7 @@ public final class AnthropicMessages {
     usage.put("input_tokens", counts == null ? 0 : counts.inputTokens());
     usage.put("output_tokens", counts == null ? 0 : counts.outputTokens());
     if (counts != null && counts.json().path("input_tokens_details").get("cached_tokens") instanceof JsonNode cached
-        && cached.isIntegralNumber() && cached.asLong() > 0) {
+        && cached.isIntegralNumber() && cached.canConvertToLong() && cached.asLong() > 0) {
       // 0 is what an absent count means: OpenAI's schema requires cached_tokens, so a response made valid has it
       usage.put("cache_read_input_tokens", cached.asLong());
     }

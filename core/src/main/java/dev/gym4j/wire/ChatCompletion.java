@@ -20,7 +20,9 @@ public record ChatCompletion(ObjectNode json) implements JsonView {
     }
     for (int i = 0; i < choices.size(); i++) {
       List<Object> at = Shape.at(Shape.at(path, "choices"), i);
-      Shape.object(Shape.required(Shape.object(choices.get(i), at), "message", at), Shape.at(at, "message"));
+      ObjectNode message = Shape.object(Shape.required(Shape.object(choices.get(i), at), "message", at),
+          Shape.at(at, "message"));
+      toolCalls(message, Shape.at(at, "message"));
     }
     Shape.optionalObject(json, "usage", path);
     if (json.get("usage") instanceof ObjectNode usage) {
@@ -29,6 +31,22 @@ public record ChatCompletion(ObjectNode json) implements JsonView {
       }
     }
     return new ChatCompletion(json);
+  }
+
+  /** Each tool call is an object whose {@code function} names the tool and gives its arguments as text. */
+  private static void toolCalls(ObjectNode message, List<Object> path) {
+    Shape.optionalArray(message, "tool_calls", path);
+    JsonNode calls = message.path("tool_calls");
+    for (int j = 0; j < calls.size(); j++) {
+      List<Object> at = Shape.at(Shape.at(path, "tool_calls"), j);
+      ObjectNode call = Shape.object(calls.get(j), at);
+      Shape.optionalString(call, "id", at);
+      Shape.optionalObject(call, "function", at);
+      if (call.get("function") instanceof ObjectNode function) {
+        Shape.optionalString(function, "name", Shape.at(at, "function"));
+        Shape.optionalString(function, "arguments", Shape.at(at, "function"));
+      }
+    }
   }
 
   public static ChatCompletion of(JsonNode node) {

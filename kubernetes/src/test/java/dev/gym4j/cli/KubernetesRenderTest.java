@@ -54,16 +54,24 @@ class KubernetesRenderTest {
   Path dir;
 
   private Rendered render() throws Exception {
+    return render("http://vllm.models:8000/v1");
+  }
+
+  private Rendered render(String baseUrl, String... more) throws Exception {
     Path root = Fixtures.projectRoot();
     StringWriter out = new StringWriter();
     picocli.CommandLine command = Main.commandLine();
     command.setOut(new PrintWriter(out, true));
     command.setErr(new PrintWriter(out, true));
-    int status = command.execute("k8s", "render", "+config_paths=[" + root.resolve("models/configs/vllm_model.yaml")
-        + "," + root.resolve("environments/example_single_tool_call/config.yaml") + "]",
-        "+policy_base_url=http://vllm.models:8000/v1", "+policy_api_key=" + API_KEY, "+policy_model_name=m",
-        "--namespace", "rl", "--image", "registry.example.com/gym4j:1", "--replicas", "example_single_tool_call=3",
-        "--collect", "4", "--collect-agent", "example_single_tool_call_simple_agent", "-o", dir.toString());
+    List<String> args = new ArrayList<>(List.of("k8s", "render", "+config_paths=["
+        + root.resolve("models/configs/vllm_model.yaml") + ","
+        + root.resolve("environments/example_single_tool_call/config.yaml") + "]",
+        "+policy_base_url=" + baseUrl, "+policy_api_key=" + API_KEY, "+policy_model_name=m"));
+    args.addAll(List.of(more));
+    args.addAll(List.of("--namespace", "rl", "--image", "registry.example.com/gym4j:1", "--replicas",
+        "example_single_tool_call=3", "--collect", "4", "--collect-agent", "example_single_tool_call_simple_agent",
+        "-o", dir.toString()));
+    int status = command.execute(args.toArray(String[]::new));
     assertThat(status).as(out.toString()).isZero();
     return new Rendered(Files.readString(dir.resolve("gym4j.yaml")),
         Files.readString(dir.resolve("gym4j-secret.yaml")));
@@ -186,6 +194,44 @@ class KubernetesRenderTest {
         .isEqualTo(API_KEY);
     assertThat(loaded.get("policy_model.responses_api_models.vllm_model.base_url").orElseThrow().asString())
         .isEqualTo("http://vllm.models:8000/v1");
+  }
+
+  /**
+   * Issue 31, defect 4: a URL's user info and a header value are secrets to the redactor ({@code gym4j config}
+   * masks both), so they go to the Secret, not the world-readable ConfigMap; the pods still get them back.
+   */
+  @Test
+  void urlUserInfoAndHeaderValuesGoToTheSecret_issue31() throws Exception {
+    String password = "sk-userinfo-31-abcdefgh";
+    String header = "custom-auth-31-ijklmnop";
+    String url = "http://u:" + password + "@vllm.models:8000/v1";
+    Rendered rendered = render(url,
+        "++policy_model.responses_api_models.vllm_model.default_headers={X-Custom-Auth: " + header + "}");
+    for (ConfigMap configMap : rendered.all(ConfigMap.class)) {
+      assertThat(configMap.getData().values()).allSatisfy(text -> assertThat(text)
+          .doesNotContain(password, header, "u:" + password, API_KEY));
+    }
+    for (Deployment deployment : rendered.all(Deployment.class)) {
+      assertThat(MAPPER.writeValueAsString(deployment)).doesNotContain(password, header);
+    }
+    String env = rendered.named(Secret.class, "gym4j-secrets").getStringData().get("env.yaml");
+    assertThat(env).contains(password, header);
+    GlobalConfig loaded = loadedAsThePodsSeeIt(rendered);
+    String model = "policy_model.responses_api_models.vllm_model.";
+    assertThat(loaded.get(model + "base_url").orElseThrow().asString()).isEqualTo(url);
+    assertThat(loaded.get(model + "default_headers").orElseThrow().path("X-Custom-Auth").asString())
+        .isEqualTo(header);
+    assertThat(loaded.get(model + "api_key").orElseThrow().asString()).isEqualTo(API_KEY);
+  }
+
+  /** config.yaml from the ConfigMap and env.yaml from the Secret, in one folder, loaded as a pod loads them. */
+  private GlobalConfig loadedAsThePodsSeeIt(Rendered rendered) throws Exception {
+    Path pod = Files.createDirectories(dir.resolve("pod"));
+    Files.writeString(pod.resolve("config.yaml"), rendered.named(ConfigMap.class, "gym4j-config").getData()
+        .get("config.yaml"));
+    Files.writeString(pod.resolve("env.yaml"), rendered.named(Secret.class, "gym4j-secrets").getStringData()
+        .get("env.yaml"));
+    return new ConfigLoader(List.of(pod), Map.of()).load(List.of("+config_paths=[config.yaml]"));
   }
 
   @Test

@@ -85,8 +85,9 @@ final class AnthropicUpstream {
     ObjectNode body = extraBody.deepCopy();
     body.put("model", model);
     JsonNode limit = request.get(limitField);
-    body.put("max_tokens", limit != null && limit.isIntegralNumber() && limit.asLong() > 0 ? limit.asLong()
-        : maxTokens);
+    // the caller's limit, checked as a count: 2**70 is a 422 naming the field, not Jackson's exception
+    long asked = limit != null && limit.isIntegralNumber() ? Shape.longValue(limit, List.of(limitField)) : 0;
+    body.put("max_tokens", asked > 0 ? asked : maxTokens);
     for (String field : List.of("temperature", "top_p")) {
       if (request.get(field) instanceof JsonNode value && value.isNumber()) {
         body.set(field, value);
@@ -330,7 +331,8 @@ final class AnthropicUpstream {
       throw new FieldError(List.of("usage"), "Field required", "missing");
     }
     for (String count : List.of("input_tokens", "output_tokens")) {
-      if (!usage.path(count).isIntegralNumber() || usage.path(count).asLong() < 0) {
+      if (!usage.path(count).isIntegralNumber() || !usage.path(count).canConvertToLong()
+          || usage.path(count).asLong() < 0) {
         throw new FieldError(List.of("usage", count), "Input should be a non-negative integer", "int_type");
       }
     }

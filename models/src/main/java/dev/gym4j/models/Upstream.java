@@ -155,7 +155,11 @@ final class Upstream {
       return check.get();
     } catch (dev.gym4j.json.FieldError e) {
       throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " gave an invalid answer: "
-          + e.getMessage(), 200, e);
+          + e, 200, e);
+    } catch (tools.jackson.databind.exc.JsonNodeException e) {
+      // a value a check above did not foresee, read as a type it is not (2**70 as a long): still the upstream's
+      throw new UpstreamException(UpstreamException.Kind.STATUS, "upstream " + shown(url) + " gave an invalid answer: "
+          + "a value of the wrong type or out of range", 200, e);
     }
   }
 

@@ -91,4 +91,50 @@ class MalformedUpstreamTest {
       assertNoClassName(reply);
     }
   }
+
+  /** Issue 31, defect 6: a chat tool call whose {@code name} or {@code arguments} is an object gave a 500. */
+  @Test
+  void a_tool_call_whose_name_or_arguments_is_an_object_is_a_502_naming_the_field_issue_31() {
+    vllm();
+    for (String field : new String[] {"name", "arguments"}) {
+      String function = field.equals("name") ? "{\"name\": {\"a\": 1}, \"arguments\": \"{}\"}"
+          : "{\"name\": \"f\", \"arguments\": {\"a\": 1}}";
+      upstream.enqueue(Answer.error(200, """
+          {"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+           "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+             "tool_calls": [{"id": "t1", "type": "function", "function": %s}]}}]}""".formatted(function)));
+      HttpReply reply = model.post("/v1/responses", "{\"input\": \"hi\"}");
+      assertThat(reply.status()).as(field).isEqualTo(502);
+      assertThat(reply.text()).as(field).contains("tool_calls.0.function." + field)
+          .contains("Input should be a valid string");
+      assertNoClassName(reply);
+    }
+  }
+
+  /** Issue 31, defect 6: {@code max_tokens: 2**70} on {@code /v1/messages} gave a 500. */
+  @Test
+  void max_tokens_past_a_long_on_messages_is_a_4xx_naming_it_issue_31() {
+    vllm();
+    HttpReply reply = model.post("/v1/messages", "{\"model\": \"m\", \"max_tokens\": 1180591620717411303424, "
+        + "\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.text()).contains("max_tokens").doesNotContain("long", "java", "Node");
+    assertThat(upstream.calls()).isZero();
+  }
+
+  /** Issue 31, defect 6: an upstream answer past the bound fails the call (502) rather than fill the heap. */
+  @Test
+  void an_upstream_answer_past_the_bound_is_a_502_issue_31() {
+    vllm();
+    String padding = "x".repeat(1 << 20);
+    StringBuilder content = new StringBuilder();
+    for (int i = 0; i < 65; i++) {
+      content.append(padding);
+    }
+    upstream.enqueue(Answer.text(content.toString()));
+    HttpReply reply = model.post("/v1/responses", "{\"input\": \"hi\"}");
+    assertThat(reply.status()).isEqualTo(502);
+    assertThat(reply.text()).contains("answered more than");
+    assertNoClassName(reply);
+  }
 }

@@ -43,6 +43,20 @@ class ExampleSessionStateMgmtTest extends RecordedRolloutsTest {
     assertThat(reply.json().at("/detail/0/loc").toString()).isEqualTo("[\"body\",\"count\"]");
   }
 
+  /** Issue 31, defect 6: {@code expected_count: 2**70} gave a 500 (Jackson's {@code asLong} throws on it). */
+  @Test
+  void anExpectedCountPastALongIsA422NamingIt_issue31() {
+    Map<String, String> seeded = harness().post("/seed_session", Json.parse("{\"initial_count\": 3}"), Map.of())
+        .cookies();
+    for (Map<String, String> cookies : java.util.List.of(seeded, Map.<String, String>of())) {
+      var reply = harness().post("/verify", Json.parse("{\"expected_count\": 1180591620717411303424" + RESPONSE),
+          cookies);
+      assertThat(reply.status()).isEqualTo(422);
+      assertThat(reply.json().at("/detail/0/loc").toString()).isEqualTo("[\"body\",\"expected_count\"]");
+      assertThat(reply.json().at("/detail/0/type").asString()).isEqualTo("int_overflow");
+    }
+  }
+
   private double reward(String verify, Map<String, String> cookies) {
     JsonNode verdict = harness().post("/verify", Json.parse(verify), cookies).json();
     return verdict.get("reward").asDouble();

@@ -3,6 +3,7 @@ package dev.gym4j.environments.proof_genselect;
 import java.util.List;
 
 import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Shape;
 import dev.gym4j.resources.ResourcesServer;
 import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
@@ -36,7 +37,8 @@ public final class ProofGenselect extends ResourcesServer {
       throw new FieldError(List.of("correct_index"), "Field required: an integer", "int_type");
     }
     Integer selected = bestSolution(request.response().outputTextParts(), assertThinkEnd);
-    return Verification.of(selected != null && selected == request.field("correct_index").asInt() ? 1.0 : 0.0);
+    return Verification.of(selected != null && selected == Shape.longValue(request.field("correct_index"),
+        List.of("correct_index")) ? 1.0 : 0.0);
   }
 
   /** The index in the {@code <best_solution>} tag after the last {@code </think>}: 1, 2, or null. */
