@@ -57,9 +57,10 @@ class NemoGymConfigsRunTest {
       // server (MCP exposure on) with simple_agent taking its tools from /mcp
       Map.entry("example_mcp_weather/configs/example_mcp_weather.yaml",
           "no responses_api_agents implementation named 'claude_code_agent'"),
-      // a model server that launches vLLM itself on the machine's GPUs; gym4j talks to running endpoints only
+      // a model server that launches vLLM itself on the machine's GPUs; gym4j talks to running endpoints only, and
+      // local_vllm_model says so in one line naming vllm_model
       Map.entry("math_with_judge/configs/math_with_local_judge.yaml",
-          "no responses_api_models implementation named 'local_vllm_model'"),
+          "local_vllm_model starts vLLM on this machine's GPUs, which gym4j does not do"),
       // inductive ARC runs the model's Python programs; gym4j's nvarc scores transductive grids only
       Map.entry("nvarc/configs/inductive.yaml", "gym4j's nvarc runs transductive mode only"));
 
