@@ -110,7 +110,8 @@ class ToolsFromMcpTest {
   }
 
   @Test
-  void aResourcesServerWithoutMcpFailsTheRolloutAsAResourcesError() {
+  void aResourcesServerWithoutMcpFailsTheRolloutAsAResourcesError() throws java.io.IOException {
+    java.nio.file.Files.createDirectories(dir.resolve("plain"));
     Deployment plain = Deployment.start(TestConfigs.load(dir.resolve("plain"), """
         counter:
           resources_servers:
