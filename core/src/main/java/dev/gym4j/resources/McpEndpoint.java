@@ -117,7 +117,7 @@ final class McpEndpoint {
     return result;
   }
 
-  private Object callTool(JsonNode id, JsonNode params, Optional<String> token) throws RuntimeException {
+  private Object callTool(JsonNode id, JsonNode params, Optional<String> token) {
     String name = params.path("name").asString("");
     ServedTool tool = tools.get(name);
     if (tool == null) {
