@@ -86,6 +86,24 @@ class LiteLLMModelTest {
         .satisfies(e -> assertThat(stackText(e)).doesNotContain(KEY));
   }
 
+  /** NeMo Gym's configs/litellm_model.yaml, unchanged, given the three policy_* values, starts and serves. */
+  @Test
+  void nemoGymsConfigStartsAsItIs() {
+    proxy = new FakeProxy(200, "{\"litellm_version\": \"1.83.0\"}");
+    var config = new dev.gym4j.config.ConfigLoader(List.of(dev.gym4j.testing.Fixtures.projectRoot()), Map.of())
+        .load(List.of("+config_paths=[models/configs/litellm_model.yaml]", "++head_server.port=0",
+            "+policy_base_url=http://127.0.0.1:" + proxy.port() + "/v1", "+policy_api_key=" + KEY,
+            "+policy_model_name=proxied-model"));
+    proxy.answers.add("{\"object\": \"chat.completion\", \"choices\": [{\"message\": {\"role\": \"assistant\", "
+        + "\"content\": \"from the proxy\"}}]}");
+    try (var deployment = dev.gym4j.run.Deployment.start(config, dev.gym4j.server.Implementations.load(),
+        java.util.Set.of())) {
+      HttpReply reply = deployment.client().post("policy_model", "/v1/responses", Json.parse("{\"input\": \"q\"}"),
+          Map.of());
+      assertThat(Response.of(reply.json()).outputText()).isEqualTo("from the proxy");
+    }
+  }
+
   @Test
   void reasoningEffortNoneBecomesNull() {
     model = start("1.83.0");
