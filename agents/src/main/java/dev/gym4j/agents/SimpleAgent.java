@@ -33,17 +33,40 @@ import tools.jackson.databind.node.ObjectNode;
  * cookies by hand. It has a deadline ({@code rollout_timeout_seconds}, default 1 hour): a rollout past it
  * fails as {@code timeout} instead of hanging.
  *
+ * <p>With {@code tools_from_mcp: true} (gym4j's setting), {@code /run} takes the tools from the resources
+ * server's MCP endpoint ({@code expose_tools_over_mcp} there): the tools it lists are offered to the model beside the
+ * row's, and a call to one of them goes as MCP {@code tools/call} in the rollout's session ({@link McpTools}).
+ *
  * <p>Settings: {@code resources_server} and {@code model_server} ({@code {type, name}} references),
  * {@code max_steps} (null or 0: no limit), {@code skip_verification}, {@code skip_verification_reward},
- * {@code rollout_timeout_seconds}.
+ * {@code rollout_timeout_seconds}, {@code tools_from_mcp}.
  */
 @Implementation("simple_agent")
 public final class SimpleAgent extends VerifyingAgent {
   private int maxSteps;
+  private boolean toolsFromMcp;
 
   @Override
   protected void configure() {
     maxSteps = context().config().path("max_steps").asInt(0);
+    toolsFromMcp = context().config().path("tools_from_mcp").asBoolean(false);
+  }
+
+  @Override
+  protected Episode episode(ResponseCreateParams request, Map<String, String> resourceCookies, JsonNode seeded) {
+    if (!toolsFromMcp) {
+      return episode(request, resourceCookies);
+    }
+    McpTools mcp = McpTools.connect(context().client(), resourcesServer(), seeded);
+    ObjectNode json = request.json().deepCopy();
+    var tools = json.putArray("tools");
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (JsonNode tool : request.tools()) {
+      tools.add(tool);
+      names.add(tool.path("name").asString(""));
+    }
+    mcp.functionTools().stream().filter(tool -> !names.contains(tool.path("name").asString())).forEach(tools::add);
+    return loop(new ResponseCreateParams(json), resourceCookies, item -> { }, mcp);
   }
 
   /** The model/tool loop of one episode. */
@@ -54,6 +77,12 @@ public final class SimpleAgent extends VerifyingAgent {
 
   @Override
   protected Episode episode(ResponseCreateParams request, Map<String, String> resourceCookies, ItemSink produced) {
+    return loop(request, resourceCookies, produced, null);
+  }
+
+  /** The loop; tools the MCP client serves (when there is one) are called over MCP, the others over HTTP. */
+  private Episode loop(ResponseCreateParams request, Map<String, String> resourceCookies, ItemSink produced,
+      McpTools mcp) {
     List<Item> input = request.input();
     OfferedTools tools = OfferedTools.of(request);
     List<Item> outputs = new ArrayList<>();
@@ -90,7 +119,7 @@ public final class SimpleAgent extends VerifyingAgent {
       }
       for (FunctionCall functionCall : calls) {
         FunctionCallOutput result = FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, tools,
-            resourceCookies));
+            resourceCookies, mcp));
         outputs.add(result);
         produced.accept(result);
       }
@@ -110,7 +139,7 @@ public final class SimpleAgent extends VerifyingAgent {
    * A tool's answer as text, whatever its status. A call to a tool the request does not offer, and arguments
    * that do not parse, never reach the environment: the model gets the error instead.
    */
-  private String runTool(FunctionCall call, OfferedTools tools, Map<String, String> cookies) {
+  private String runTool(FunctionCall call, OfferedTools tools, Map<String, String> cookies, McpTools mcp) {
     Optional<String> refusal = tools.refusal(call.name());
     if (refusal.isPresent()) {
       return refusal.get();
@@ -122,6 +151,9 @@ public final class SimpleAgent extends VerifyingAgent {
       ObjectNode error = Json.object();
       error.put("error", "Invalid tool call arguments: " + e.getOriginalMessage());
       return Json.write(error);
+    }
+    if (mcp != null && mcp.serves(call.name())) {
+      return mcp.call(call.name(), arguments);
     }
     HttpReply reply = Calls.call("resources_error", () -> context().client().post(resourcesServer(), "/" + call.name(),
         arguments, cookies));

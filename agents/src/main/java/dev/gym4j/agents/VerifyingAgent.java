@@ -9,6 +9,7 @@ import dev.gym4j.client.HttpReply;
 import dev.gym4j.client.ServerClient;
 import dev.gym4j.config.ServerKind;
 import dev.gym4j.json.FieldError;
+import dev.gym4j.json.Json;
 import dev.gym4j.server.Call;
 import dev.gym4j.wire.Response;
 import dev.gym4j.wire.ResponseCreateParams;
@@ -216,12 +217,15 @@ abstract class VerifyingAgent extends AgentServer {
   private ObjectNode rollout(ObjectNode row, Map<String, String> incoming) {
     ServerClient client = context().client();
     Map<String, String> cookies = new HashMap<>(incoming);
+    JsonNode seeded = Json.object();
     if (seedsSession()) {
       HttpReply seed = Calls.call("resources_error", () -> client.post(resourcesServer, "/seed_session", row, cookies));
       Calls.requireOk(seed, "resources_error", "seed_session");
       cookies.putAll(seed.cookies());
+      seeded = seededAnswer(seed);
     }
-    Episode episode = episode(new ResponseCreateParams((ObjectNode) row.get("responses_create_params")), cookies);
+    Episode episode = episode(new ResponseCreateParams((ObjectNode) row.get("responses_create_params")), cookies,
+        seeded);
     cookies.putAll(episode.cookies());
 
     ObjectNode verifyRequest = row.deepCopy();
@@ -244,6 +248,23 @@ abstract class VerifyingAgent extends AgentServer {
           + Calls.abbreviate(verify.text()), null);
     }
     return result;
+  }
+
+  /**
+   * The episode of a {@code /run}, given what {@code /seed_session} answered (an empty object when the agent does
+   * not seed); by default the seed answer is not read.
+   */
+  protected Episode episode(ResponseCreateParams request, Map<String, String> cookies, JsonNode seeded) {
+    return episode(request, cookies);
+  }
+
+  /** The seed answer as JSON; an empty object when it is not a JSON object (NeMo Gym's servers answer {@code {}}). */
+  private static JsonNode seededAnswer(HttpReply seed) {
+    try {
+      return seed.json() instanceof ObjectNode object ? object : Json.object();
+    } catch (JacksonException e) {
+      return Json.object();
+    }
   }
 
   /** One episode's response and the cookies it ended with (the environment's and the model's). */

@@ -144,7 +144,8 @@ final class NemoGymCommands {
     unsupported(t, "list agents", "gym4j's agents are simple_agent and gymnasium_agent; `gym4j list environments` "
         + "lists the environments");
     unsupported(t, "list models", "gym4j's model servers are openai_model, azure_openai_model, vllm_model, "
-        + "anthropic_model and replay_model (configs in models/configs/)");
+        + "anthropic_model, litellm_model, inference_provider, local_vllm_model_proxy and replay_model (configs in "
+        + "models/configs/)");
     add(t, "list resources-servers", "list environments", List.of(), List.of("--json"),
         p -> concat(List.of("list", "environments"), pass(p, "--json")));
     unsupported(t, "search", "`gym4j list environments` and `gym4j list benchmarks` list everything there is; "

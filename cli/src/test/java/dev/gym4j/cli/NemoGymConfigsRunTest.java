@@ -53,11 +53,16 @@ class NemoGymConfigsRunTest {
   static final Map<String, String> CANNOT_START = Map.ofEntries(
       harness("cline_agent"), harness("hermes_agent"), harness("kilocode_agent"), harness("openclaw_agent"),
       harness("opencode_agent"), harness("pi_agent"),
-      // a model server that launches vLLM itself on the machine's GPUs; gym4j talks to running endpoints only
+      // Claude Code over MCP: gym4j runs no agent CLI; environments/example_mcp_weather/config.yaml pairs the same
+      // server (MCP exposure on) with simple_agent taking its tools from /mcp
+      Map.entry("example_mcp_weather/configs/example_mcp_weather.yaml",
+          "no responses_api_agents implementation named 'claude_code_agent'"),
+      // a model server that launches vLLM itself on the machine's GPUs; gym4j talks to running endpoints only, and
+      // local_vllm_model says so in one line naming vllm_model
       Map.entry("math_with_judge/configs/math_with_local_judge.yaml",
-          "no responses_api_models implementation named 'local_vllm_model'"),
+          "local_vllm_model starts vLLM on this machine's GPUs, which gym4j does not do"),
       // XSTest's WildGuard judge is such a server too
-      Map.entry("xstest/configs/xstest.yaml", "no responses_api_models implementation named 'local_vllm_model'"),
+      Map.entry("xstest/configs/xstest.yaml", "local_vllm_model starts vLLM on this machine's GPUs, which gym4j does not do"),
       // inductive ARC runs the model's Python programs; gym4j's nvarc scores transductive grids only
       Map.entry("nvarc/configs/inductive.yaml", "gym4j's nvarc runs transductive mode only"));
 

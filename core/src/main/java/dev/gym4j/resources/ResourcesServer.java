@@ -26,6 +26,12 @@ public abstract class ResourcesServer extends GymServer {
   /** Idle sessions are dropped after this unless the instance sets {@code session_ttl_seconds}. */
   public static final Duration DEFAULT_SESSION_TTL = Duration.ofHours(1);
 
+  /**
+   * The config key that also serves the tools over MCP at {@code /mcp} (NeMo Gym's name): {@code /seed_session} then
+   * answers an {@code mcp} field with the rollout's session token ({@link McpEndpoint}).
+   */
+  public static final String EXPOSE_TOOLS_OVER_MCP = "expose_tools_over_mcp";
+
   private SessionStore sessions;
 
   @Override
@@ -61,11 +67,21 @@ public abstract class ResourcesServer extends GymServer {
   @Override
   protected final void routes(Routes routes) {
     sessions = sessionStore(this);
+    java.util.Map<String, McpEndpoint.ServedTool> served = servedTools();
+    McpEndpoint mcp = context().config().path(EXPOSE_TOOLS_OVER_MCP).asBoolean(false)
+        ? new McpEndpoint(context().name(), served) : null;
     routes.post("/seed_session", call -> {
       ObjectNode row = call.bodyObject();
       seedSession(row, sessions.start(call.sessionId()));
-      return dev.gym4j.json.Json.object();
+      ObjectNode answer = dev.gym4j.json.Json.object();
+      if (mcp != null) {
+        answer.set("mcp", mcp.metadata(call.sessionId()));
+      }
+      return answer;
     });
+    if (mcp != null) {
+      routes.post(McpEndpoint.PATH, mcp::handle);
+    }
     routes.post("/verify", call -> {
       VerifyRequest request = VerifyRequest.of(call.body());
       // A call without a session cookie (a stateless check of a recorded rollout) is verified on an empty
@@ -76,10 +92,12 @@ public abstract class ResourcesServer extends GymServer {
         return sessions.noSession(call.sessionId(), "/seed_session");
       }
       // judge calls made while verifying name this rollout (see JudgedRollout: replay_model replays verdicts)
+      // over MCP a client may record a tool call as mcp__<server>__<tool>: scored under the bare name, echoed as sent
+      VerifyRequest scored = mcp == null ? request : McpToolNames.bare(request, context().name());
       Verification verification;
       try {
         verification = dev.gym4j.model.JudgedRollout.during(request.json(),
-            () -> verify(request, live.orElseGet(() -> new Session(call.sessionId()))));
+            () -> verify(scored, live.orElseGet(() -> new Session(call.sessionId()))));
       } catch (ZeroReward zero) {
         verification = new Verification(0.0, zero.fields());
       }
@@ -96,28 +114,42 @@ public abstract class ResourcesServer extends GymServer {
       return tools;
     });
     routes.post("/aggregate_metrics", call -> aggregateMetrics(call.bodyObject()));
+    served.forEach((name, tool) -> routes.post("/" + name, call -> tool.runner().run(call.body(), call.sessionId())));
+  }
+
+  /**
+   * Every tool as served, over HTTP ({@code POST /<name>}) and MCP alike, by name: the {@link Tool} methods, then
+   * the {@link #freeTools()}. A tool that uses the session runs only in a live one; otherwise it answers 409.
+   */
+  private java.util.Map<String, McpEndpoint.ServedTool> servedTools() {
+    java.util.Map<String, McpEndpoint.ServedTool> served = new java.util.LinkedHashMap<>();
     freeTools().forEach((name, tool) -> {
       if (!ToolMethod.NAME.matcher(name).matches() || ToolMethod.PROTOCOL_ROUTES.contains(name)) {
         throw new IllegalStateException("free tool '" + name + "': a tool name is 1 to 64 letters, digits, '_' "
             + "or '-', and not one of the environment's own routes");
       }
-      routes.post("/" + name, call -> {
-        Optional<Session> session = sessions.find(call.sessionId());
-        return session.isPresent() ? tool.call(call.bodyObject(), session.get())
-            : sessions.noSession(call.sessionId(), "/seed_session");
-      });
+      ObjectNode function = dev.gym4j.json.Json.object();
+      function.put("type", "function");
+      function.put("name", name);
+      function.putObject("parameters").put("type", "object").put("additionalProperties", true);
+      served.put(name, new McpEndpoint.ServedTool(function, (arguments, sessionId) -> {
+        Optional<Session> session = sessions.find(sessionId);
+        return session.isPresent() ? tool.call(dev.gym4j.json.Shape.object(arguments, List.of()), session.get())
+            : sessions.noSession(sessionId, "/seed_session");
+      }));
     });
     for (ToolMethod tool : tools()) {
-      routes.post("/" + tool.name(), call -> {
-        Record arguments = tool.bindArguments(call.body());
+      served.put(tool.name(), new McpEndpoint.ServedTool(ToolSchemas.functionTool(tool), (body, sessionId) -> {
+        Record arguments = tool.bindArguments(body);
         if (!tool.wantsSession()) {
           return tool.invoke(this, arguments, null);
         }
-        Optional<Session> session = sessions.find(call.sessionId());
+        Optional<Session> session = sessions.find(sessionId);
         return session.isPresent() ? tool.invoke(this, arguments, session.get())
-            : sessions.noSession(call.sessionId(), "/seed_session");
-      });
+            : sessions.noSession(sessionId, "/seed_session");
+      }));
     }
+    return served;
   }
 
   /**

@@ -41,6 +41,8 @@ public final class NemoGymConfigs {
           List.of("++math_with_judge.resources_servers.math_with_judge.judge_model_server.name=policy_model")),
       Map.entry("math_with_judge/configs/math_stack_overflow.yaml",
           List.of("++math_with_judge.resources_servers.math_with_judge.judge_model_server.name=policy_model")),
+      // its Claude Code agent reads the user's Anthropic key from env.yaml
+      Map.entry("example_mcp_weather/configs/example_mcp_weather.yaml", List.of("+anthropic_api_key=sk-ant-test")),
       Map.entry("over_refusal_detection/configs/over_refusal_detection.yaml", judgeEndpoint()),
       Map.entry("over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", judgeEndpoint()),
       Map.entry("frontierscience_judge/configs/frontierscience_judge.yaml", List.of("+judge_key")),

@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code max_concurrent_requests}, {@code drop_input_reasoning_items}.
  */
 @Implementation("openai_model")
-public final class OpenAIModel extends ModelServer {
+public class OpenAIModel extends ModelServer {
   private String baseUrl;
   private String model;
   private ObjectNode extraBody;
@@ -125,7 +125,7 @@ public final class OpenAIModel extends ModelServer {
   protected Response responses(ResponseCreateParams request, Call call) {
     ObjectNode body = responsesBody(request);
     URI url = Upstream.resolve(baseUrl, "/responses");
-    ObjectNode answer = upstream.postForObject(url, body);
+    ObjectNode answer = normalized(upstream.postForObject(url, body));
     withoutReasoningStatus(answer);
     return Upstream.validated(url, () -> Response.of(answer, List.of("response")));
   }
@@ -135,6 +135,24 @@ public final class OpenAIModel extends ModelServer {
     URI url = Upstream.resolve(baseUrl, "/chat/completions");
     ObjectNode answer = upstream.postForObject(url, withDefaults(request.json()));
     return Upstream.validated(url, () -> ChatCompletion.of(answer, List.of("chat_completion")));
+  }
+
+  /**
+   * The upstream's Responses answer as this server gives it on; by default as it came. A server for an endpoint
+   * with quirks (litellm_model) puts them right here, before the answer is validated.
+   */
+  protected ObjectNode normalized(ObjectNode answer) {
+    return answer;
+  }
+
+  /** The configured {@code openai_base_url}. */
+  protected final String baseUrl() {
+    return baseUrl;
+  }
+
+  /** The headers every upstream call carries: {@code openai_default_headers} and the bearer key. */
+  protected final Map<String, String> upstreamHeaders() {
+    return probeHeaders;
   }
 
   /** {@code extra_body} under the request (the request wins), and the server's model. */

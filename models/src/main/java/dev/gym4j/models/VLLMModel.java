@@ -46,9 +46,9 @@ import tools.jackson.databind.node.ObjectNode;
  * length gives an incomplete response rather than an error, as NeMo Gym does, so the agent stops.
  */
 @Implementation("vllm_model")
-public final class VLLMModel extends ModelServer {
-  private List<String> baseUrls;
-  private String model;
+public class VLLMModel extends ModelServer {
+  private volatile List<String> baseUrls;
+  private volatile String model;
   private boolean training;
   private boolean requestTokenIds;
   private boolean reasoningParser;
@@ -58,25 +58,19 @@ public final class VLLMModel extends ModelServer {
   private ObjectNode chatTemplateKwargs;
   private ObjectNode extraBody;
   private ObjectNode samplingOverrides;
-  private Upstream upstream;
-  private Map<String, String> probeHeaders;
+  private volatile Upstream upstream;
+  private volatile Map<String, String> probeHeaders;
   private boolean completionsApi;
   private boolean renderChatTemplate;
 
   @Override
   protected void start() {
-    JsonNode urls = context().required("base_url");
-    baseUrls = new ArrayList<>();
-    if (urls.isArray()) {
-      urls.forEach(url -> baseUrls.add(url.asString()));
-    } else {
-      baseUrls.add(urls.asString());
-    }
-    if (baseUrls.isEmpty() || baseUrls.stream().anyMatch(String::isBlank)) {
-      throw new ConfigException(context().path("base_url") + " must be a URL or a list of URLs");
-    }
-    String key = context().requiredString("api_key");
-    model = context().requiredString("model");
+    readSettings();
+    target(context().required("base_url"), context().requiredString("api_key"), context().requiredString("model"));
+  }
+
+  /** Every setting but the upstream's address, key and model (see {@link #target}). */
+  void readSettings() {
     training = context().required("return_token_id_information").asBoolean();
     reasoningParser = context().required("uses_reasoning_parser").asBoolean();
     requestTokenIds = flag("request_prompt_and_generation_token_ids", false);
@@ -88,22 +82,41 @@ public final class VLLMModel extends ModelServer {
     samplingOverrides = object("sampling_overrides");
     completionsApi = flag("use_completions_api", false);
     renderChatTemplate = flag("render_chat_template", false);
+  }
+
+  /**
+   * Points the server at its upstream: one base URL or a list of replicas, the key and the served model. From the
+   * config at start; local_vllm_model_proxy sets them when its model server has told it.
+   */
+  final void target(JsonNode urls, String key, String servedModel) {
+    List<String> bases = new ArrayList<>();
+    if (urls.isArray()) {
+      urls.forEach(url -> bases.add(url.asString("")));
+    } else {
+      bases.add(urls.asString(""));
+    }
+    if (bases.isEmpty() || bases.stream().anyMatch(String::isBlank)) {
+      throw new ConfigException(context().path("base_url") + " must be a URL or a list of URLs");
+    }
     JsonNode tokenizer = context().config().get("tokenizer");
-    if (completionsApi && tokenizer != null && !tokenizer.isNull() && !tokenizer.asString("").equals(model)) {
+    if (completionsApi && tokenizer != null && !tokenizer.isNull() && !tokenizer.asString("").equals(servedModel)) {
       throw new ConfigException(context().path("tokenizer") + " is " + tokenizer.asString("") + ", not the model "
-          + model + ": with use_completions_api the chat template is rendered by the upstream's /tokenize, with the "
-          + "served model's tokenizer; remove tokenizer or set it to " + model);
+          + servedModel + ": with use_completions_api the chat template is rendered by the upstream's /tokenize, with "
+          + "the served model's tokenizer; remove tokenizer or set it to " + servedModel);
     }
     Map<String, String> headers = new LinkedHashMap<>();
     context().config().path("default_headers").properties()
         .forEach(entry -> headers.put(entry.getKey(), entry.getValue().asString()));
     headers.put("Authorization", "Bearer " + key);
-    upstream = new Upstream(context().client(), headers, null);
-    probeHeaders = Map.copyOf(headers);
+    Upstream made = new Upstream(context().client(), headers, null);
     if (flag("upstream_http2", false)) {
       // for an upstream that speaks h2c (a proxy, the scripted benchmark model): one multiplexed connection
-      baseUrls.forEach(url -> context().client().multiplex(java.net.URI.create(url)));
+      bases.forEach(url -> context().client().multiplex(java.net.URI.create(url)));
     }
+    baseUrls = List.copyOf(bases);
+    model = servedModel;
+    probeHeaders = Map.copyOf(headers);
+    upstream = made;
   }
 
   /** Every replica must answer; the first that does not is named. */

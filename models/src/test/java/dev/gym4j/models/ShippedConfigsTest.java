@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ShippedConfigsTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"openai_model", "azure_openai_model", "vllm_model", "vllm_model_for_training"})
+  @ValueSource(strings = {"openai_model", "azure_openai_model", "vllm_model", "vllm_model_for_training",
+      "inference_provider"})
   void eachShippedModelConfigServesResponses(String name) {
     try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
       upstream.otherwise(request -> Answer.text("served by " + name));
@@ -35,6 +36,37 @@ class ShippedConfigsTest {
             Map.of());
         assertThat(reply.status()).as(reply.text()).isEqualTo(200);
         assertThat(Response.of(reply.json()).outputText()).isEqualTo("served by " + name);
+      }
+    }
+  }
+
+  /**
+   * NeMo Gym's provider presets (responses_api_models/inference_provider/configs/*.yaml, unchanged) start as they are;
+   * with the base URL pointed at a scripted provider (the real ones are on the internet) each serves.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"baseten", "deepinfra", "fireworks", "friendli", "gemini", "hf_inference", "nebius",
+      "openrouter", "together"})
+  void eachProviderPresetStartsAndServes(String provider) {
+    try (ScriptedUpstream upstream = ScriptedUpstream.start()) {
+      upstream.otherwise(request -> Answer.text("served by " + provider));
+      List<String> arguments = List.of("+config_paths=[models/configs/inference_provider/" + provider + ".yaml]",
+          "++head_server.port=0", "+policy_api_key=sk-x", "+policy_model_name=some/model");
+      var config = new ConfigLoader(List.of(Fixtures.projectRoot()), Map.of()).load(arguments);
+      String preset = config.instances().getFirst().config().get("base_url").asString();
+      assertThat(preset).startsWith("https://");
+      try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
+        assertThat(deployment.client().directory().find("policy_model")).isPresent();
+      }
+      List<String> pointed = new java.util.ArrayList<>(arguments);
+      pointed.add("++policy_model.responses_api_models.inference_provider.base_url=" + upstream.baseUrl());
+      config = new ConfigLoader(List.of(Fixtures.projectRoot()), Map.of()).load(pointed);
+      try (Deployment deployment = Deployment.start(config, Implementations.load(), Set.of())) {
+        HttpReply reply = deployment.client().post("policy_model", "/v1/responses", Json.parse("{\"input\": \"hi\"}"),
+            Map.of());
+        assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+        assertThat(Response.of(reply.json()).outputText()).isEqualTo("served by " + provider);
+        assertThat(upstream.received().getFirst().body().get("model").asString()).isEqualTo("some/model");
       }
     }
   }
