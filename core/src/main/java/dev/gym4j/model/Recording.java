@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  * follows a conversation, and only when the conversation is the recording's up to a turn boundary.
  *
  * <p>Items are compared on what the model or the tools said, not on how it was spelled: ids and statuses
- * are ignored, message content is compared as text, and tool arguments and outputs that are JSON are
+ * are ignored, message content is compared as text and image URLs, and tool arguments and outputs that are JSON are
  * compared as values (Python writes {@code {"a": 1}}, we write {@code {"a":1}}). Immutable.
  */
 public final class Recording {
@@ -166,7 +166,7 @@ public final class Recording {
   /**
    * Recorded rollouts joined with the task rows they were made from, for older NeMo Gym files whose
    * rollouts lack the task's fields: a task row matches by {@code _ng_task_index} (materialized inputs, which
-   * win over what the rollout echoes), else by the text of its prompt.
+   * win over what the rollout echoes), else by the text of its prompt and the URLs of its images.
    */
   public static List<JsonNode> joined(List<JsonNode> rollouts, List<JsonNode> tasks) {
     Map<String, JsonNode> byPrompt = new HashMap<>();
@@ -205,6 +205,8 @@ public final class Recording {
     StringBuilder text = new StringBuilder();
     for (JsonNode item : input) {
       text.append(Shape.contentText(item.get("content"))).append('\u0000');
+      // rows that differ only in their image (one question asked of many pictures) are different prompts
+      images(item.get("content")).forEach(url -> text.append(url).append('\u0000'));
     }
     return text.toString();
   }
@@ -258,7 +260,8 @@ public final class Recording {
     }
     return switch (type) {
       case "message" -> recorded.path("role").asString("").equals(sent.path("role").asString(""))
-          && Shape.contentText(recorded.get("content")).equals(Shape.contentText(sent.get("content")));
+          && Shape.contentText(recorded.get("content")).equals(Shape.contentText(sent.get("content")))
+          && images(recorded.get("content")).equals(images(sent.get("content")));
       case "function_call" -> recorded.path("name").asString("").equals(sent.path("name").asString(""))
           && recorded.path("call_id").asString("").equals(sent.path("call_id").asString(""))
           && sameText(recorded.path("arguments").asString(""), sent.path("arguments").asString(""));
@@ -267,6 +270,24 @@ public final class Recording {
       case "reasoning" -> summary(recorded).equals(summary(sent));
       default -> withoutIds(recorded).equals(withoutIds(sent));
     };
+  }
+
+  /**
+   * The URLs of a message's images, in order: Responses {@code input_image} parts ({@code image_url} a string or
+   * an object with {@code url}) and Chat {@code image_url} parts alike.
+   */
+  public static List<String> images(JsonNode content) {
+    List<String> urls = new ArrayList<>();
+    if (content != null && content.isArray()) {
+      for (JsonNode part : content) {
+        String type = part.path("type").asString("");
+        if (type.equals("input_image") || type.equals("image_url")) {
+          JsonNode url = part.path("image_url");
+          urls.add(url.isObject() ? url.path("url").asString("") : url.asString(""));
+        }
+      }
+    }
+    return urls;
   }
 
   /** Equal text, or JSON texts with equal values. */

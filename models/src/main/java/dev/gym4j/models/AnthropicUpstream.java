@@ -128,7 +128,8 @@ final class AnthropicUpstream {
         case "input_text", "output_text", "text" -> blocks.add(Json.object().put("type", "text")
             .put("text", part.path("text").asString("")));
         case "refusal" -> blocks.add(Json.object().put("type", "text").put("text", part.path("refusal").asString("")));
-        case "input_image" -> {
+        // input_image from the Responses API, image_url from Chat Completions: both a data URL
+        case "input_image", "image_url" -> {
           if (!role.equals("user")) {
             throw new FieldError(Shape.at(Shape.at(at, i), "type"), "images are only for user turns", "value_error");
           }

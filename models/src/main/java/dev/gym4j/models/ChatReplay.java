@@ -145,6 +145,7 @@ final class ChatReplay {
       JsonNode b = given.get(i);
       boolean same = a.path("role").asString("").equals(b.path("role").asString(""))
           && sameJson(Shape.contentText(a.get("content")), Shape.contentText(b.get("content")))
+          && Recording.images(a.get("content")).equals(Recording.images(b.get("content")))
           && a.path("tool_call_id").asString("").equals(b.path("tool_call_id").asString(""))
           && sameCalls(a.path("tool_calls"), b.path("tool_calls"));
       if (!same) {
