@@ -29,14 +29,35 @@ final class MathParser {
       "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp", "sqrt", "abs");
   private static final Set<String> GREEK = Set.of("alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta",
       "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon",
-      "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
+      "phi", "varphi", "chi", "psi", "omega", "omicron", "varpi", "varrho", "varsigma", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
       "Omega");
+  /** latex2sympy's other symbols ({@code \\hbar}, {@code \\ell}, …): names, like letters. */
+  private static final Set<String> OTHER_SYMBOLS = Set.of("Bbbk", "wp", "nabla", "bigstar", "angle", "nexists",
+      "diagdown", "measuredangle", "eth", "diagup", "sphericalangle", "clubsuit", "varnothing", "Diamond",
+      "complement", "diamondsuit", "imath", "Finv", "triangledown", "heartsuit", "jmath", "Game", "triangle",
+      "spadesuit", "ell", "hbar", "vartriangle", "hslash", "blacklozenge", "lozenge", "blacksquare", "mho",
+      "blacktriangle", "sharp", "prime", "Im", "flat", "square", "backprime", "Re", "natural", "surd", "circledS");
+  /** Greek letters written as Unicode characters, read as their commands (π is {@code \\pi}). */
+  private static final java.util.Map<Character, String> UNICODE_GREEK = greek();
+  private static final List<String> TEXT_COMMANDS = List.of("\\textnormal", "\\textbf", "\\textit", "\\text",
+      "\\mbox");
   private static final int MAX_DEPTH = 200;
   /** Size limits of one answer, checked before any work that grows with them. */
   static final int MAX_CHARS = 20_000;
   static final int MAX_TOKENS = 4_000;
   static final int MAX_HEIGHT = 300;
   static final int MAX_DIGITS = 5_000;
+
+  private static java.util.Map<Character, String> greek() {
+    String letters = "αalpha βbeta γgamma Γgamma δdelta Δdelta εepsilon ϵvarepsilon ζzeta ηeta θtheta Θtheta"
+        + " ϑvartheta ιiota κkappa λlambda Λlambda μmu νnu ξxi Ξxi οomicron πpi Πpi ϖvarpi ρrho ϱvarrho σsigma"
+        + " Σsigma ςvarsigma τtau υupsilon Υupsilon φphi Φphi ϕvarphi χchi ψpsi Ψpsi ωomega Ωomega";
+    java.util.Map<Character, String> map = new java.util.HashMap<>();
+    for (String entry : letters.split(" ")) {
+      map.put(entry.charAt(0), entry.substring(1));
+    }
+    return java.util.Map.copyOf(map);
+  }
 
   private final List<String> tokens;
   private final Budget budget;
@@ -130,6 +151,13 @@ final class MathParser {
           }
         }
         out.add(text.substring(start, i));
+      } else if (c == '\\' && textCommandEnd(text, i) > 0) {
+        int end = textCommandEnd(text, i);
+        out.add(text.substring(i, end));
+        i = end;
+      } else if (UNICODE_GREEK.containsKey(c)) {
+        out.add("\\" + UNICODE_GREEK.get(c));
+        i++;
       } else if (c == '\\') {
         int start = i++;
         if (i < text.length() && Character.isLetter(text.charAt(i))) {
@@ -179,6 +207,36 @@ final class MathParser {
       }
     }
     return out;
+  }
+
+  /**
+   * Where a {@code \\text{…}} (or {@code \\mbox{…}}) without nested braces ends, as latex2sympy's ACCENT token
+   * reads it (up to the first closing brace); 0 when the text at {@code i} is not one. A text with a nested
+   * group ({@code \\text{\\frac{7}{18}}}) is left to the parser, which reads its content as math.
+   */
+  private static int textCommandEnd(String text, int i) {
+    for (String command : TEXT_COMMANDS) {
+      if (text.startsWith(command, i)) {
+        int open = i + command.length();
+        while (open < text.length() && text.charAt(open) == ' ') {
+          open++;
+        }
+        if (open >= text.length() || text.charAt(open) != '{') {
+          return 0;
+        }
+        for (int j = open + 1; j < text.length(); j++) {
+          char c = text.charAt(j);
+          if (c == '{') {
+            return 0;
+          }
+          if (c == '}') {
+            return j + 1;
+          }
+        }
+        return 0;
+      }
+    }
+    return 0;
   }
 
   // ---- grammar ----
@@ -327,7 +385,7 @@ final class MathParser {
       if (token.equals("*") || token.equals("\\cdot") || token.equals("\\times") || token.equals("\\ast")) {
         pos++;
         left = new Bin('*', left, unary());
-      } else if (token.equals("/") || token.equals("\\div") || token.equals(":")) {
+      } else if (token.equals("/") || token.equals("\\div") || token.equals(":") || token.equals("\\over")) {
         pos++;
         Expr right = unary();
         if (left instanceof Matrix || right instanceof Matrix) {
@@ -337,15 +395,36 @@ final class MathParser {
         left = new Bin('/', left, right);
       } else if (startsOperand(token)) {
         Expr right = power();
-        // a mixed number: 2\frac{1}{2} is two and a half
-        boolean mixed = left instanceof Num whole && !whole.decimal() && whole.value().isInteger()
-            && right instanceof Bin frac && frac.op() == '/' && frac.left() instanceof Num
-            && frac.right() instanceof Num && token.equals("\\frac");
-        left = new Bin(mixed ? '+' : '*', left, right);
+        left = juxtaposed(left, right);
       } else {
         return left;
       }
     }
+  }
+
+  /**
+   * Two operands written side by side: a product, except that an integer followed by a positive rational is
+   * a mixed number, as latex2sympy reads it ({@code 2\\frac{1}{2}} is 5/2, {@code -1\\frac{3}{4}} is -7/4, and
+   * so is {@code 2(3)} 5).
+   */
+  private static Expr juxtaposed(Expr left, Expr right) {
+    boolean negative = left instanceof Neg neg && neg.operand() instanceof Num;
+    Expr whole = negative ? ((Neg) left).operand() : left;
+    if (whole instanceof Num n && !n.decimal() && n.value().isInteger() && positiveRational(right)) {
+      Expr sum = new Bin('+', whole, right);
+      return negative ? new Neg(sum) : sum;
+    }
+    return new Bin('*', left, right);
+  }
+
+  private static boolean positiveRational(Expr expr) {
+    return switch (expr) {
+      case Num n -> !n.decimal() && n.value().signum() > 0;
+      case Bin b when b.op() == '/' -> b.left() instanceof Num p && !p.decimal() && p.value().isInteger()
+          && b.right() instanceof Num q && !q.decimal() && q.value().isInteger()
+          && p.value().signum() * q.value().signum() > 0;
+      default -> false;
+    };
   }
 
   private boolean startsOperand(String token) {
@@ -454,6 +533,9 @@ final class MathParser {
     if (Character.isLetter(c)) {
       return symbol(token);
     }
+    if (token.length() > 1 && textCommandEnd(token, 0) == token.length()) {
+      return textSymbol(token);
+    }
     return switch (token) {
       case "(" -> bracketed(true);
       case "[" -> bracketed(false);
@@ -471,17 +553,9 @@ final class MathParser {
       case "\\frac" -> new Bin('/', argument(), argument());
       case "\\binom", "\\dbinom", "\\tbinom" -> new Fn("binomial", List.of(argument(), argument()));
       case "\\sqrt" -> root();
-      case "\\pi" -> Const.PI;
+      case "\\pi", "\\Pi" -> Const.PI;
       case "\\infty" -> Const.INFINITY;
-      case "\\text" -> {
-        expect("{");
-        StringBuilder word = new StringBuilder();
-        while (!peekIs("}")) {
-          word.append(next());
-        }
-        pos++;
-        yield new Text(word.toString());
-      }
+      case "\\text", "\\textbf", "\\textit", "\\textnormal", "\\mbox" -> argument();
       case "\\begin" -> matrix();
       case "\\overline", "\\mathbf", "\\mathrm", "\\boldsymbol", "\\vec", "\\hat", "\\bar", "\\mathit" -> argument();
       default -> {
@@ -489,7 +563,7 @@ final class MathParser {
         if (FUNCTIONS.contains(name)) {
           yield function(name);
         }
-        if (GREEK.contains(name)) {
+        if (GREEK.contains(name) || OTHER_SYMBOLS.contains(name)) {
           yield subscripted(name);
         }
         throw new IllegalArgumentException("cannot read '" + token + "'");
@@ -501,16 +575,56 @@ final class MathParser {
     if (letter.equals("e") && !peekIs("_")) {
       return Const.E;
     }
+    if (peekIs("(") && appliedToAtom()) {
+      // f(x), F(n), g(a, b): an undefined function, named as written, as latex2sympy reads a letter before
+      // parentheses holding one atom or a list; x(x+1) stays a product
+      pos++;
+      List<Expr> args = items(")");
+      expect(")");
+      return new Fn("applied " + letter, args);
+    }
     return subscripted(letter);
   }
 
+  /** Whether the parentheses at {@code pos} hold a single token or a top-level comma. */
+  private boolean appliedToAtom() {
+    int level = 0;
+    int count = 0;
+    for (int i = pos; i < Math.min(tokens.size(), pos + 256); i++) {
+      String token = tokens.get(i);
+      if (token.equals("(") || token.equals("{") || token.equals("[")) {
+        level++;
+      } else if (token.equals(")") || token.equals("}") || token.equals("]")) {
+        if (--level == 0) {
+          return count == 1;
+        }
+      } else if (level == 1 && token.equals(",")) {
+        return true;
+      }
+      if (level >= 1 && i > pos) {
+        count++;
+      }
+    }
+    return false;
+  }
+
+  /** A name, lower-cased as latex2sympy's symbols are ({@code X} is {@code x}, {@code \\Delta} is {@code delta}). */
   private Expr subscripted(String name) {
     if (!peekIs("_")) {
-      return new Sym(name);
+      return new Sym(name.toLowerCase(java.util.Locale.ROOT));
     }
     pos++;
     String sub = peekIs("{") ? groupText() : next();
-    return new Sym(name + "_" + sub);
+    return new Sym((name + "_" + sub).toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /**
+   * {@code \\text{…}}: one symbol named by its content without spaces and parentheses, lower-cased, as
+   * latex2sympy reads it ({@code \\text{(B)}} is {@code b}, {@code \\text{0.5}} a symbol named {@code 0.5}).
+   */
+  private static Expr textSymbol(String token) {
+    String content = token.substring(token.indexOf('{') + 1, token.length() - 1);
+    return new Text(content.replaceAll("[\\s()]", "").toLowerCase(java.util.Locale.ROOT));
   }
 
   private String groupText() {
