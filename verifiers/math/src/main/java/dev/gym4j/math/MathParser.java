@@ -63,6 +63,7 @@ final class MathParser {
   private final Budget budget;
   private int pos;
   private int depth;
+  private boolean plain;
 
   private MathParser(List<String> tokens, Budget budget) {
     this.tokens = tokens;
@@ -70,10 +71,19 @@ final class MathParser {
   }
 
   static Expr parse(String text, Budget budget) {
+    return parse(text, budget, false);
+  }
+
+  /**
+   * Reads a plain expression as Python's parser does ({@code 2^10} is 1024: a whole number for an exponent),
+   * or, with {@code plain} false, LaTeX ({@code 2^10} is 2^1·0).
+   */
+  static Expr parse(String text, Budget budget, boolean plain) {
     if (text.length() > MAX_CHARS) {
       throw new TooLarge("an answer of " + text.length() + " characters (at most " + MAX_CHARS + ")");
     }
     MathParser parser = new MathParser(tokenize(text), budget);
+    parser.plain = plain;
     if (parser.tokens.isEmpty()) {
       throw new IllegalArgumentException("empty answer");
     }
@@ -210,9 +220,9 @@ final class MathParser {
   }
 
   /**
-   * Where a {@code \\text{…}} (or {@code \\mbox{…}}) without nested braces ends, as latex2sympy's ACCENT token
-   * reads it (up to the first closing brace); 0 when the text at {@code i} is not one. A text with a nested
-   * group ({@code \\text{\\frac{7}{18}}}) is left to the parser, which reads its content as math.
+   * Where a {@code \\text{…}} (or {@code \\mbox{…}}) ends, as latex2sympy's ACCENT token reads it: up to the
+   * first closing brace that is not {@code \\}}; 0 when the text at {@code i} is not one. So a text holding a
+   * group ({@code \\text{\\frac{7}{18}}}) ends early and leaves a stray brace: unreadable, as there.
    */
   private static int textCommandEnd(String text, int i) {
     for (String command : TEXT_COMMANDS) {
@@ -226,10 +236,9 @@ final class MathParser {
         }
         for (int j = open + 1; j < text.length(); j++) {
           char c = text.charAt(j);
-          if (c == '{') {
-            return 0;
-          }
-          if (c == '}') {
+          if (c == '\\' && j + 1 < text.length() && text.charAt(j + 1) == '}') {
+            j++;
+          } else if (c == '}') {
             return j + 1;
           }
         }
@@ -483,7 +492,7 @@ final class MathParser {
   /** The exponent: a braced group or one token's worth, since {@code 2^10} in LaTeX is {@code 2^1·0}. */
   private Expr exponentOperand() {
     String token = peek();
-    if (token.length() > 1 && Character.isDigit(token.charAt(0)) && !token.contains(".")) {
+    if (!plain && token.length() > 1 && Character.isDigit(token.charAt(0)) && !token.contains(".")) {
       pos++;
       return new Num(BigRational.parseDecimal(token.substring(0, 1)), false);
     }
@@ -651,10 +660,8 @@ final class MathParser {
     }
     boolean closeRound = close.equals(")");
     if (items.size() == 1) {
-      if (openRound && closeRound) {
-        return items.getFirst();
-      }
-      return new TupleOf(items);
+      // latex2sympy: [x] is x, [(2, 2, 2)] is (2, 2, 2)
+      return items.getFirst();
     }
     if (items.size() == 2 && !descending(items.get(0), items.get(1))) {
       return new Interval(items.get(0), items.get(1), openRound, closeRound);
@@ -664,9 +671,14 @@ final class MathParser {
 
   /** Whether two numbers without variables are in descending order: {@code (11, 7)} is a pair, not an interval. */
   private boolean descending(Expr low, Expr high) {
+    if (!(low instanceof Num || low instanceof Neg || low instanceof Bin || low instanceof Sym || low instanceof Const
+        || low instanceof Fn) || !(high instanceof Num || high instanceof Neg || high instanceof Bin
+        || high instanceof Sym || high instanceof Const || high instanceof Fn)) {
+      return true;   // a pair of tuples or sets is a tuple
+    }
     try {
       Evaluator evaluator = new Evaluator(java.util.Map.of(), budget);
-      return evaluator.evaluate(low).value().compareTo(evaluator.evaluate(high).value()) > 0;
+      return evaluator.evaluate(low).value().compareTo(evaluator.evaluate(high).value()) >= 0;
     } catch (ArithmeticException e) {
       return false;
     }
