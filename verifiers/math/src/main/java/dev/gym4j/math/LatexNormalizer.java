@@ -33,9 +33,8 @@ final class LatexNormalizer {
   private static final Pattern SQRT_SHORT = Pattern.compile("\\\\sqrt\\s*([^\\s{\\[\\\\])");
   /** {@code \\frac123} is 1/23, as latex2sympy's malformed-operator fix reads it. */
   private static final Pattern FRAC_DIGITS = Pattern.compile("\\\\frac\\s?(\\d)\\s?(\\d+)");
-  /** The degree sign as latex2sympy's grammar reads it, a postfix after {@code ^}; a bare {@code °} is unreadable. */
-  private static final Pattern DEGREES = Pattern.compile(
-      "\\^(?:\\\\circ|\\\\degree|\\\\circle|°|\\{(?:\\\\circ|\\\\degree|\\\\circle|°)\\})");
+  /** {@code \\log_25} is the base-2 logarithm of 5, as latex2sympy's malformed-operator fix reads it. */
+  private static final Pattern LOG_SHORT = Pattern.compile("\\\\log_\\s?(\\d)\\s?(\\d+)");
   /** A trailing line break; a trailing period or comma stays, and fails to parse, as in latex2sympy. */
   private static final Pattern TRAILING = Pattern.compile("\\s+$|\\\\\\\\\\s*$");
   /**
@@ -99,7 +98,7 @@ final class LatexNormalizer {
     text = FRAC_SHORT_NUM.matcher(text).replaceAll("\\\\frac{$1}");
     text = FRAC_SHORT_DEN.matcher(text).replaceAll("$1{$2}");
     text = SQRT_SHORT.matcher(text).replaceAll("\\\\sqrt{$1}");
-    text = DEGREES.matcher(text).replaceAll("");
+    text = LOG_SHORT.matcher(text).replaceAll("\\\\log_{$1}{$2}");
     text = text.replace("\\%", "%").replace("\\dots", "").replace("\\ldots", "");
     text = removeTrailingText(text.strip());
     text = removeTrailingUnits(text);

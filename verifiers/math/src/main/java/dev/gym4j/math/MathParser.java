@@ -41,12 +41,32 @@ final class MathParser {
   private static final java.util.Map<Character, String> UNICODE_GREEK = greek();
   private static final List<String> TEXT_COMMANDS = List.of("\\textnormal", "\\textbf", "\\textit", "\\text",
       "\\mbox");
+  /** Commands the parser reads, for splitting a run of letters after one ({@link #knownPrefix}). */
+  private static final Set<String> KNOWN_COMMANDS = knownCommands();
+  /** Commands read whole that start with a known one ({@code \\overline}, {@code \\left}, {@code \\inf}…): never split. */
+  private static final Set<String> WHOLE_COMMANDS = Set.of("overline", "left", "right", "over", "le", "leq",
+      "leqslant", "ge", "geq", "geqslant", "ne", "neq", "lt", "gt", "in", "pm", "mp", "ast", "to", "hat", "vec",
+      "bar", "begin", "end", "mathbf", "mathit", "mathrm", "mbox", "text", "textbf", "textit", "textnormal",
+      "boldsymbol", "cap", "infty", "int", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "ln", "log",
+      "lim", "sum", "prod", "cdots", "ldots", "dots", "vdots", "ddots", "circle", "cot", "coth", "csc", "sec",
+      "exp", "det", "max", "min", "gcd", "lcm", "mod", "bmod", "pmod", "operatorname", "mathbb", "mathcal");
+  private static final Set<String> DEGREE_SIGNS = Set.of("\\circ", "\\degree", "\\circle", "°");
   private static final int MAX_DEPTH = 200;
   /** Size limits of one answer, checked before any work that grows with them. */
   static final int MAX_CHARS = 20_000;
   static final int MAX_TOKENS = 4_000;
   static final int MAX_HEIGHT = 300;
   static final int MAX_DIGITS = 5_000;
+
+  private static Set<String> knownCommands() {
+    Set<String> known = new java.util.HashSet<>();
+    known.addAll(FUNCTIONS);
+    known.addAll(GREEK);
+    known.addAll(OTHER_SYMBOLS);
+    known.addAll(Set.of("pi", "Pi", "infty", "frac", "sqrt", "binom", "dbinom", "tbinom", "cdot", "times", "div",
+        "cup", "approx", "simeq", "circ", "degree"));
+    return Set.copyOf(known);
+  }
 
   private static java.util.Map<Character, String> greek() {
     String letters = "αalpha βbeta γgamma Γgamma δdelta Δdelta εepsilon ϵvarepsilon ζzeta ηeta θtheta Θtheta"
@@ -81,6 +101,9 @@ final class MathParser {
   static Expr parse(String text, Budget budget, boolean plain) {
     if (text.length() > MAX_CHARS) {
       throw new TooLarge("an answer of " + text.length() + " characters (at most " + MAX_CHARS + ")");
+    }
+    if (plain && (text.indexOf('×') >= 0 || text.indexOf('÷') >= 0)) {
+      throw new IllegalArgumentException("Python reads no × or ÷");
     }
     MathParser parser = new MathParser(tokenize(text), budget);
     parser.plain = plain;
@@ -170,10 +193,11 @@ final class MathParser {
         i++;
       } else if (c == '\\') {
         int start = i++;
-        if (i < text.length() && Character.isLetter(text.charAt(i))) {
-          while (i < text.length() && Character.isLetter(text.charAt(i))) {
+        if (i < text.length() && asciiLetter(text.charAt(i))) {
+          while (i < text.length() && asciiLetter(text.charAt(i))) {
             i++;
           }
+          i = start + knownPrefix(text.substring(start + 1, i)) + 1;
         } else if (i < text.length()) {
           i++;
         }
@@ -208,7 +232,6 @@ final class MathParser {
             case '×', '·', '⋅' -> "*";
             case '÷' -> "/";
             case 'π' -> "\\pi";
-            case '∞' -> "\\infty";
             case '−', '–' -> "-";
             default -> String.valueOf(c);
           });
@@ -246,6 +269,27 @@ final class MathParser {
       }
     }
     return 0;
+  }
+
+  private static boolean asciiLetter(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+  }
+
+  /**
+   * The length of a command's name as latex2sympy's lexer reads it: the whole name when it is one it knows
+   * or one we do not, otherwise the longest known command it starts with ({@code \\pib} is {@code \\pi}
+   * then b, as no token spells {@code \\pib}).
+   */
+  private static int knownPrefix(String name) {
+    if (KNOWN_COMMANDS.contains(name) || WHOLE_COMMANDS.contains(name)) {
+      return name.length();
+    }
+    for (int length = Math.min(name.length() - 1, 16); length >= 2; length--) {
+      if (KNOWN_COMMANDS.contains(name.substring(0, length))) {
+        return length;
+      }
+    }
+    return name.length();
   }
 
   // ---- grammar ----
@@ -397,18 +441,40 @@ final class MathParser {
       } else if (token.equals("/") || token.equals("\\div") || token.equals(":") || token.equals("\\over")) {
         pos++;
         Expr right = unary();
-        if (left instanceof Matrix || right instanceof Matrix) {
+        if (holdsMatrix(left) || holdsMatrix(right)) {
           // "Special matrix: M" is prose before a matrix, which latex2sympy cannot read either
           throw new IllegalArgumentException("a matrix cannot be divided");
         }
         left = new Bin('/', left, right);
-      } else if (startsOperand(token)) {
-        Expr right = power();
-        left = juxtaposed(left, right);
       } else {
         return left;
       }
     }
+  }
+
+  /** A matrix, or a product of factors one of which is a matrix. */
+  private static boolean holdsMatrix(Expr expr) {
+    Expr e = expr;
+    while (e instanceof Bin b && b.op() == '*') {
+      if (holdsMatrix(b.left())) {
+        return true;
+      }
+      e = b.right();
+    }
+    return e instanceof Matrix;
+  }
+
+  /**
+   * Operands written side by side, which bind tighter than written operators as in latex2sympy's grammar
+   * (its postfix list sits below {@code *}, {@code /}, {@code \\over}): {@code 1/2x} is 1/(2x).
+   */
+  private Expr implicitProduct() {
+    Expr left = power();
+    while (startsOperand(peek())) {
+      budget.check();
+      left = juxtaposed(left, power());
+    }
+    return left;
   }
 
   /**
@@ -448,7 +514,7 @@ final class MathParser {
       return true;
     }
     return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
-        && !Set.of("\\cdot", "\\times", "\\div", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\cup", "\\cap",
+        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\cup", "\\cap",
             "\\approx", "\\simeq").contains(token);
   }
 
@@ -471,7 +537,7 @@ final class MathParser {
       pos++;
       return unary();
     }
-    return power();
+    return implicitProduct();
   }
 
   private Expr power() {
@@ -512,10 +578,26 @@ final class MathParser {
       } else if (peekIs("%")) {
         pos++;
         result = new Bin('/', result, new Num(BigRational.of(100), false));
+      } else if (degreeAhead() > 0) {
+        // latex2sympy's degree postfix (^\circ, ^{\circ}, ^°, ^\degree), kept as the number itself
+        pos += degreeAhead();
       } else {
         return result;
       }
     }
+  }
+
+  /** How many tokens a degree sign after {@code ^} takes at {@code pos}; 0 when there is none. */
+  private int degreeAhead() {
+    if (!peekIs("^") || pos + 1 >= tokens.size()) {
+      return 0;
+    }
+    if (DEGREE_SIGNS.contains(tokens.get(pos + 1))) {
+      return 2;
+    }
+    boolean braced = pos + 3 < tokens.size() && tokens.get(pos + 1).equals("{")
+        && DEGREE_SIGNS.contains(tokens.get(pos + 2)) && tokens.get(pos + 3).equals("}");
+    return braced ? 4 : 0;
   }
 
   private Expr primary() {
