@@ -62,6 +62,7 @@ final class LatexNormalizer {
   private static final Pattern TEXT_ALIAS =
       Pattern.compile("\\\\(?:math(?:rm|it|bf)|text(?:normal|bf|it|rm))(?![a-zA-Z])");
   private static final Pattern BRACED_COMMA = Pattern.compile("\\s*\\{\\s*,\\s*\\}");
+  private static final Pattern LONG_SPACE = Pattern.compile("\\s{65,}+");
   private static final Pattern AND_OR = Pattern.compile(
       ",?\\s*\\\\text\\{\\s*(?:and|or)\\s*\\}|(?<![a-zA-Z]),?\\s*(?:and|or)(?![a-zA-Z])");
   private static final Pattern PERCENT_WORD = Pattern.compile(
@@ -82,6 +83,9 @@ final class LatexNormalizer {
   static String normalize(String latex, boolean allBoxes) {
     String text = boxed(latex, allBoxes).strip();
     text = unwrapMathDelimiters(text);
+    // the patterns below that start with \s* try every position of a run of spaces: a run is cut to 64,
+    // which changes no real answer and keeps their work linear in the answer's length
+    text = LONG_SPACE.matcher(text).replaceAll(" ".repeat(64));
     text = REMOVED.matcher(text).replaceAll("");
     text = TEXT_ALIAS.matcher(text).replaceAll("\\\\text");
     text = BRACED_COMMA.matcher(text).replaceAll(",");

@@ -167,6 +167,7 @@ final class MathParser {
 
   static List<String> tokenize(String text) {
     List<String> out = new ArrayList<>();
+    int[] closing = closingBraces(text);
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
@@ -184,8 +185,8 @@ final class MathParser {
           }
         }
         out.add(text.substring(start, i));
-      } else if (c == '\\' && textCommandEnd(text, i) > 0) {
-        int end = textCommandEnd(text, i);
+      } else if (c == '\\' && textCommandEnd(text, i, closing) > 0) {
+        int end = textCommandEnd(text, i, closing);
         out.add(text.substring(i, end));
         i = end;
       } else if (UNICODE_GREEK.containsKey(c)) {
@@ -248,6 +249,24 @@ final class MathParser {
    * group ({@code \\text{\\frac{7}{18}}}) ends early and leaves a stray brace: unreadable, as there.
    */
   private static int textCommandEnd(String text, int i) {
+    return textCommandEnd(text, i, closingBraces(text));
+  }
+
+  /**
+   * For each position, where the next closing brace that is not {@code \\}} is (text length when none):
+   * found once for the whole text, so that reading many unclosed texts stays linear.
+   */
+  private static int[] closingBraces(String text) {
+    int[] next = new int[text.length() + 1];
+    next[text.length()] = text.length();
+    for (int j = text.length() - 1; j >= 0; j--) {
+      boolean close = text.charAt(j) == '}' && (j == 0 || text.charAt(j - 1) != '\\');
+      next[j] = close ? j : next[j + 1];
+    }
+    return next;
+  }
+
+  private static int textCommandEnd(String text, int i, int[] closing) {
     for (String command : TEXT_COMMANDS) {
       if (text.startsWith(command, i)) {
         int open = i + command.length();
@@ -257,15 +276,8 @@ final class MathParser {
         if (open >= text.length() || text.charAt(open) != '{') {
           return 0;
         }
-        for (int j = open + 1; j < text.length(); j++) {
-          char c = text.charAt(j);
-          if (c == '\\' && j + 1 < text.length() && text.charAt(j + 1) == '}') {
-            j++;
-          } else if (c == '}') {
-            return j + 1;
-          }
-        }
-        return 0;
+        int close = closing[open + 1];
+        return close < text.length() ? close + 1 : 0;
       }
     }
     return 0;
