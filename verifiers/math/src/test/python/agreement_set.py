@@ -7,7 +7,8 @@
 `generate` needs only the standard library. Its input is a file of gold answers, one a line, each line
 `source<TAB>gold` (see golds.tsv beside this script: the expected answers of NeMo Gym's math datasets and of
 the benchmarks our environments run). For every gold it writes the prediction the way models write answers
-(one category per notation) and in wrong-answer forms. It is deterministic (a fixed seed).
+(one category per notation) and in wrong-answer forms, at most PER_CATEGORY a category; then the pairs of
+handwritten_pairs.tsv (`gold<TAB>prediction`, category "handwritten"). It is deterministic (a fixed seed).
 
 `label` needs math-verify 0.8.0 and latex2sympy2_extended 1.10.2 (antlr4-python3-runtime 4.13.2) installed
 in the running Python; it calls them exactly as NeMo Gym main's math_with_judge does (judge off;
@@ -17,6 +18,7 @@ child with a 10 s deadline (timeout or error -> 0). The Java test never runs Pyt
 labelled file.
 """
 import json
+import os
 import random
 import re
 import sys
@@ -271,6 +273,13 @@ def generate(path):
         rnd.shuffle(rows)
         for row in rows[:PER_CATEGORY]:
             print(json.dumps(row, ensure_ascii=False))
+    # pairs written by hand, one per notation seen in model answers, not derived from the golds above
+    for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "handwritten_pairs.tsv"),
+                     encoding="utf-8"):
+        gold, _, pred = line.rstrip("\n").partition("\t")
+        if gold and pred:
+            print(json.dumps({"category": "handwritten", "source": "handwritten", "gold": gold, "pred": pred},
+                             ensure_ascii=False))
 
 
 # ---------------------------------------------------------------------------------------------- label

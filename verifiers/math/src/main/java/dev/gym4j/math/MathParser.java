@@ -526,7 +526,7 @@ final class MathParser {
       return true;
     }
     return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
-        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\cup", "\\cap",
+        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\rfloor", "\\rceil", "\\cup", "\\cap",
             "\\approx", "\\simeq").contains(token);
   }
 
@@ -647,6 +647,11 @@ final class MathParser {
         List<Expr> items = items("\\}");
         expect("\\}");
         yield new SetOf(items);
+      }
+      case "\\lfloor", "\\lceil" -> {
+        Expr inside = additive();
+        expect(token.equals("\\lfloor") ? "\\rfloor" : "\\rceil");
+        yield new Fn(token.equals("\\lfloor") ? "floor" : "ceiling", List.of(inside));
       }
       case "|" -> {
         Expr inside = additive();
