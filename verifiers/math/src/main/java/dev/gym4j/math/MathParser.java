@@ -210,7 +210,7 @@ final class MathParser {
         }
         String word = text.substring(i, end);
         // plain-text function names and pi are words; any other run of letters is a product of variables
-        if (FUNCTIONS.contains(word) || word.equals("pi") || word.equals("oo") || word.equals("infty")) {
+        if (FUNCTIONS.contains(word) || word.equals("oo") || word.equals("infty")) {
           out.add("\\" + (word.equals("infty") || word.equals("oo") ? "infty" : word));
           i = end;
         } else {
@@ -732,7 +732,9 @@ final class MathParser {
    */
   private static Expr textSymbol(String token) {
     String content = token.substring(token.indexOf('{') + 1, token.length() - 1);
-    return new Text(content.replaceAll("[\\s()]", "").toLowerCase(java.util.Locale.ROOT));
+    String name = content.replaceAll("[\\s()]", "").toLowerCase(java.util.Locale.ROOT);
+    // latex2sympy maps the symbol named pi to SymPy's pi
+    return name.equals("pi") ? Const.PI : new Text(name);
   }
 
   private String groupText() {
