@@ -286,7 +286,8 @@ final class AnswerExtractor {
   private static Expr decimal(Expr value) {
     return switch (value) {
       case Num n -> new Num(n.value(), true);
-      case Bin b when b.right() instanceof Num || b.right() instanceof Bin -> new Bin(b.op(), b.left(), decimal(b.right()));
+      case Bin b when b.right() instanceof Num || b.right() instanceof Bin ->
+          new Bin(b.op(), b.left(), decimal(b.right()));
       default -> new Bin('*', value, new Num(BigRational.ONE, true));
     };
   }

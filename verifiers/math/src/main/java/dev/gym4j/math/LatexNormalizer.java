@@ -29,7 +29,7 @@ final class LatexNormalizer {
   private static final Pattern FRAC_SHORT = Pattern.compile("\\\\frac\\s*([0-9a-zA-Z])\\s*([0-9a-zA-Z])");
   private static final Pattern FRAC_SHORT_NUM = Pattern.compile("\\\\frac\\s*([0-9a-zA-Z])\\s*(?=\\{)");
   private static final Pattern FRAC_SHORT_DEN = Pattern.compile("(\\\\frac\\s*\\{[^{}]*\\})\\s*([0-9a-zA-Z])");
-  /** {@code \\sqrt3}, {@code \\sqrt x}: the root of one character, as TeX and latex2sympy read it ({@code \\sqrt13} is √1·3). */
+  /** {@code \\sqrt3}, {@code \\sqrt x}: a root of one character, as TeX and latex2sympy read it (\\sqrt13 is √1·3). */
   private static final Pattern SQRT_SHORT = Pattern.compile("\\\\sqrt\\s*([^\\s{\\[\\\\])");
   /** {@code \\frac123} is 1/23, as latex2sympy's malformed-operator fix reads it. */
   private static final Pattern FRAC_DIGITS = Pattern.compile("\\\\frac\\s?(\\d)\\s?(\\d+)");

@@ -29,7 +29,8 @@ final class MathParser {
       "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp", "sqrt", "abs");
   private static final Set<String> GREEK = Set.of("alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta",
       "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon",
-      "phi", "varphi", "chi", "psi", "omega", "omicron", "varpi", "varrho", "varsigma", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
+      "phi", "varphi", "chi", "psi", "omega", "omicron", "varpi", "varrho", "varsigma",
+      "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
       "Omega");
   /** latex2sympy's other symbols ({@code \\hbar}, {@code \\ell}, …): names, like letters. */
   private static final Set<String> OTHER_SYMBOLS = Set.of("Bbbk", "wp", "nabla", "bigstar", "angle", "nexists",
@@ -43,7 +44,7 @@ final class MathParser {
       "\\mbox");
   /** Commands the parser reads, for splitting a run of letters after one ({@link #knownPrefix}). */
   private static final Set<String> KNOWN_COMMANDS = knownCommands();
-  /** Commands read whole that start with a known one ({@code \\overline}, {@code \\left}, {@code \\inf}…): never split. */
+  /** Commands read whole though they start with a known one ({@code \\overline}, {@code \\left}…): never split. */
   private static final Set<String> WHOLE_COMMANDS = Set.of("overline", "left", "right", "over", "le", "leq",
       "leqslant", "ge", "geq", "geqslant", "ne", "neq", "lt", "gt", "in", "pm", "mp", "ast", "to", "hat", "vec",
       "bar", "begin", "end", "mathbf", "mathit", "mathrm", "mbox", "text", "textbf", "textit", "textnormal",
@@ -526,7 +527,8 @@ final class MathParser {
       return true;
     }
     return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
-        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\rfloor", "\\rceil", "\\cup", "\\cap",
+        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right",
+            "\\rfloor", "\\rceil", "\\cup", "\\cap",
             "\\approx", "\\simeq").contains(token);
   }
 
