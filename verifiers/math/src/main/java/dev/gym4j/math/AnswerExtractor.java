@@ -186,7 +186,7 @@ final class AnswerExtractor {
       // "2/3." reads as 2/3.0 in Python, so a trailing point is a decimal point
       String plain = expr.replace('\n', ' ').strip();
       boolean point = plain.endsWith(".");
-      Expr value = MathParser.parse(point ? plain.substring(0, plain.length() - 1) : plain, budget);
+      Expr value = MathParser.parse(point ? plain.substring(0, plain.length() - 1) : plain, budget, true);
       return new Candidate(point ? decimal(value) : value, expr);
     } catch (IllegalArgumentException | ArithmeticException e) {
       return new Candidate(null, expr);
@@ -279,9 +279,17 @@ final class AnswerExtractor {
     }
   }
 
-  /** The value marked as having a decimal literal in it, so that it compares rounded. */
+  /**
+   * The value with its last number read as a decimal, as Python reads {@code 7/18.} ({@code 7/18.0}); when the
+   * last operand is no number, the value marked as holding a decimal.
+   */
   private static Expr decimal(Expr value) {
-    return new Bin('*', value, new Num(BigRational.ONE, true));
+    return switch (value) {
+      case Num n -> new Num(n.value(), true);
+      case Bin b when b.right() instanceof Num || b.right() instanceof Bin ->
+          new Bin(b.op(), b.left(), decimal(b.right()));
+      default -> new Bin('*', value, new Num(BigRational.ONE, true));
+    };
   }
 
   private static Expr percentOf(Expr value) {

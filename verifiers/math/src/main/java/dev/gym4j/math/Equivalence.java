@@ -81,7 +81,8 @@ final class Equivalence {
       Expr set = asSet(gold);
       gold = set == null ? gold : set;
     }
-    if (gold.toString().equals(pred.toString())) {
+    // SymPy's structural equality (a word "2.5" is no number, 7/18. is no 7/18)
+    if (gold.equals(pred)) {
       return true;
     }
     if (isRelation(gold) && isRelation(pred)) {
@@ -483,7 +484,26 @@ final class Equivalence {
     if (a != null && b != null) {
       return a.equalsIgnoreCase(b);
     }
-    return gold.toString().equals(pred.toString());
+    String x = printed(gold);
+    String y = printed(pred);
+    return x != null && x.equals(y);
+  }
+
+  /**
+   * How SymPy prints what a word can equal as text: a name, an integer or a reduced fraction ({@code \\text{7}}
+   * is 7, {@code \\text{7/18}} is 7/18). A decimal prints with 15 digits in SymPy ({@code 2.50000000000000}),
+   * which no answer writes, so it equals no word; null for anything else.
+   */
+  private static String printed(Expr expr) {
+    return switch (expr) {
+      case Sym s -> s.name();
+      case Text t -> t.value();
+      case Num n -> n.decimal() ? null : n.value().toString();
+      case Neg n when n.operand() instanceof Num num && !num.decimal() -> num.value().negate().toString();
+      case Bin b when b.op() == '/' && b.left() instanceof Num p && b.right() instanceof Num q && !p.decimal()
+          && !q.decimal() && q.value().signum() != 0 -> p.value().divide(q.value()).toString();
+      default -> null;
+    };
   }
 
   private static String letters(Expr expr) {
@@ -530,6 +550,13 @@ final class Equivalence {
         Numeric b = evaluator.evaluate(pred);
         if (options.relativeTolerance() == 0 && (literalDecimal(gold) || literalDecimal(pred))) {
           return roundedEqual(gold, a, pred, b);
+        }
+        if (options.relativeTolerance() == 0 && (literalRational(gold) || literalRational(pred))
+            && (a.decimal() || b.decimal())) {
+          // SymPy: a Float never equals a Rational, and their difference simplifies to zero only when the
+          // float, computed in 53-bit binary, is exactly the number: 1.512 \times 10^3 is 1512, but
+          // 2.21221 \times 10^5 is not 221221 (it is 221220.99999999997), and 7/18. is not 7/18
+          return sameAsBinaryFloat(gold, pred);
         }
         return numbersEqual(a, b);
       } catch (ArithmeticException e) {
@@ -585,6 +612,93 @@ final class Equivalence {
       case Neg n -> literalDecimal(n.operand());
       case Bin b when b.op() == '/' && b.right() instanceof Num d && d.value().equals(BigRational.of(100)) ->
           literalDecimal(b.left());
+      default -> false;
+    };
+  }
+
+  private static boolean sameAsBinaryFloat(Expr gold, Expr pred) {
+    Object a = binaryFloat(gold, 0);
+    Object b = binaryFloat(pred, 0);
+    if (a == null || b == null) {
+      return false;
+    }
+    if (a instanceof BigRational x && b instanceof BigRational y) {
+      return x.equals(y);
+    }
+    // the difference of a Rational and a Float is taken in Float: the Rational rounded to 53 bits first
+    return toDouble(a) == toDouble(b);
+  }
+
+  private static double toDouble(Object value) {
+    return value instanceof Double d ? d : ((BigRational) value).toBigDecimal(java.math.MathContext.DECIMAL128)
+        .doubleValue();
+  }
+
+  /**
+   * A value as SymPy computes it when a decimal takes part: exact ({@link BigRational}) while only integers and
+   * fractions meet, a 53-bit binary float ({@link Double}, SymPy's default Float precision, rounded to nearest
+   * as mpmath does) once a decimal does; null for what this does not cover (functions, constants, variables).
+   */
+  private static Object binaryFloat(Expr expr, int depth) {
+    if (depth > 64) {
+      return null;
+    }
+    return switch (expr) {
+      case Num n -> n.decimal() ? (Object) n.value().toBigDecimal(java.math.MathContext.DECIMAL128).doubleValue()
+          : n.value();
+      case Neg n -> {
+        Object v = binaryFloat(n.operand(), depth + 1);
+        yield v instanceof Double d ? (Object) (-d) : v == null ? null : ((BigRational) v).negate();
+      }
+      case Bin b when "+-*/^".indexOf(b.op()) >= 0 -> {
+        Object l = binaryFloat(b.left(), depth + 1);
+        Object r = binaryFloat(b.right(), depth + 1);
+        if (l == null || r == null) {
+          yield null;
+        }
+        if (l instanceof BigRational x && r instanceof BigRational y) {
+          if (b.op() == '^') {
+            yield y.isInteger() && y.num().bitLength() < 8 && x.num().bitLength() < 64 ? x.pow(y.num().intValue())
+                : null;
+          }
+          if (b.op() == '/' && y.signum() == 0) {
+            yield null;
+          }
+          yield switch (b.op()) {
+            case '+' -> x.add(y);
+            case '-' -> x.subtract(y);
+            case '*' -> x.multiply(y);
+            default -> x.divide(y);
+          };
+        }
+        double x = toDouble(l);
+        double y = toDouble(r);
+        yield switch (b.op()) {
+          case '+' -> (Object) (x + y);
+          case '-' -> (Object) (x - y);
+          case '*' -> (Object) (x * y);
+          // SymPy divides by multiplying with the reciprocal, rounded on its own: 7/18. is 7·(1/18.)
+          case '/' -> r instanceof BigRational q && q.signum() != 0 ? (Object) (x * toDouble(BigRational.ONE.divide(q)))
+              : (Object) (x * (1.0 / y));
+          default -> (Object) Math.pow(x, y);
+        };
+      }
+      default -> null;
+    };
+  }
+
+  /**
+   * An exact number as latex2sympy gives it, already a SymPy Rational: an integer, a fraction of integers, a
+   * mixed number, with a sign or as a percentage ({@code is_atomic_or_pct_atomic(…, Number)} in grader.py).
+   */
+  private static boolean literalRational(Expr expr) {
+    return switch (expr) {
+      case Num n -> !n.decimal();
+      case Neg n -> literalRational(n.operand());
+      case Bin b when b.op() == '/' -> literalInteger(b.left()) && literalInteger(b.right())
+          || b.right() instanceof Num d && d.value().equals(BigRational.of(100)) && literalRational(b.left());
+      case Bin b when b.op() == '+' -> literalInteger(b.left()) && literalRational(b.right())
+          && b.right() instanceof Bin;
       default -> false;
     };
   }

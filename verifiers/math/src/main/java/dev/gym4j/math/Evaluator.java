@@ -179,6 +179,14 @@ final class Evaluator {
         return factorial(x);
       case "binomial":
         return binomial(x, evaluate(args.get(1)));
+      case "floor", "ceiling": {
+        java.math.RoundingMode mode = fn.name().equals("floor") ? java.math.RoundingMode.FLOOR
+            : java.math.RoundingMode.CEILING;
+        BigDecimal whole = x.isExact()
+            ? new BigDecimal(x.exact().num()).divide(new BigDecimal(x.exact().den()), 0, mode)
+            : x.value().setScale(0, mode);
+        return Numeric.exact(BigRational.of(whole), false);
+      }
       default:
         break;
     }

@@ -14,27 +14,46 @@ import java.util.regex.Pattern;
  * TeX engine.
  */
 final class LatexNormalizer {
+  /**
+   * What latex2sympy drops: {@code \\left} and {@code \\right} before a delimiter it knows, and the spaces its
+   * grammar skips. Sizing commands ({@code \\bigl(}), {@code \\left.}, {@code ~} stay and make the formula
+   * unreadable, as there.
+   */
   private static final Pattern SPACING = Pattern.compile(
-      "\\\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg|displaystyle|textstyle)(?![a-zA-Z])"
-          + "|(?<!\\\\)\\\\[,;:! ]|\\\\q?quad|~|\\\\hspace\\*?\\{[^}]*\\}");
+      "\\\\m?left(?=\\\\\\{|\\{|\\\\\\||\\||\\[|\\(|\\\\(?:rbracl|lgroup|lbrace|lbrack|vert|lvert|lceil|lfloor|langle"
+          + "|llcorner|ulcorner))"
+          + "|\\\\m?right(?=\\\\\\}|\\}|\\\\\\||\\||\\]|\\)|\\\\(?:rbrack|rgroup|rbrace|vert|rvert|rceil|rfloor|rangle"
+          + "|lrcorner|urcorner))"
+          + "|(?<!\\\\)\\\\[,;:! ]|\\\\q?quad|\\\\(?:neg)?(?:thin|med|thick)space(?![a-zA-Z])");
   private static final Pattern FRAC_ALIAS = Pattern.compile("\\\\[dtc]frac(?![a-zA-Z])");
   private static final Pattern FRAC_SHORT = Pattern.compile("\\\\frac\\s*([0-9a-zA-Z])\\s*([0-9a-zA-Z])");
   private static final Pattern FRAC_SHORT_NUM = Pattern.compile("\\\\frac\\s*([0-9a-zA-Z])\\s*(?=\\{)");
   private static final Pattern FRAC_SHORT_DEN = Pattern.compile("(\\\\frac\\s*\\{[^{}]*\\})\\s*([0-9a-zA-Z])");
-  private static final Pattern SQRT_SHORT = Pattern.compile("\\\\sqrt\\s*([0-9]+|[a-zA-Z](?![a-zA-Z]))");
-  private static final Pattern DEGREES = Pattern.compile(
-      "\\^\\s*\\{?\\s*\\\\circ\\s*\\}?|\\\\circ|°|\\\\degree(?![a-zA-Z])|\\^\\s*\\{\\s*\\\\text\\{\\s*o\\s*\\}\\s*\\}");
-  private static final Pattern TEXT_COMMAND = Pattern.compile(
-      "\\\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)\\s*\\{([^{}]*)\\}"
-          + "(\\^\\{?\\d\\}?)?");
+  /** {@code \\sqrt3}, {@code \\sqrt x}: a root of one character, as TeX and latex2sympy read it (\\sqrt13 is √1·3). */
+  private static final Pattern SQRT_SHORT = Pattern.compile("\\\\sqrt\\s*([^\\s{\\[\\\\])");
+  /** {@code \\frac123} is 1/23, as latex2sympy's malformed-operator fix reads it. */
+  private static final Pattern FRAC_DIGITS = Pattern.compile("\\\\frac\\s?(\\d)\\s?(\\d+)");
+  /** {@code \\log_25} is the base-2 logarithm of 5, as latex2sympy's malformed-operator fix reads it. */
+  private static final Pattern LOG_SHORT = Pattern.compile("\\\\log_\\s?(\\d)\\s?(\\d+)");
   /** A trailing line break; a trailing period or comma stays, and fails to parse, as in latex2sympy. */
   private static final Pattern TRAILING = Pattern.compile("\\s+$|\\\\\\\\\\s*$");
-  /** A unit word (with its power) ending an answer that follows a number or a group. */
-  private static final Pattern TRAILING_UNIT = Pattern.compile(
-      "(?<=[\\d}\\s])(?i)\\s*(?:units?|square|sq|cubic|cm|mm|km|m|meters?|metres?|centimeters?|kilometers?|inch(?:es)?|feet|foot|ft|"
-          + "miles?|yards?|kg|g|grams?|kilograms?|pounds?|lbs?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|days?|"
-          + "weeks?|months?|years?|dollars?|cents?|degrees?|liters?|litres?|ml|l|mph|km/h|people|persons?|ways|"
-          + "students|apples|coins|marbles|times|points|pieces)\\b(?:\\^?\\{?\\d\\}?)?\\s*$");
+  /**
+   * latex2sympy's unit words (math_normalization.py, {@code units}; its regular expression, with {@code .} as
+   * any character): one of them, in the singular or with {@code s}/{@code es}, ending an answer after a
+   * digit, a closing brace or a space is dropped ({@code 5 cm}, {@code 10\\text{ apples}} after the text goes).
+   */
+  private static final Pattern UNIT_AT_END = Pattern.compile("(?:"
+      + "integerpoint|feet|sue|digit|pound|meal|edge|student|children ticket|multiple|east|degree|mph|kmph|ft|"
+          + "m square| m east|sq m|deg|mile|q .|monkey|prime|ratio|profit of rs|rd|o|gm|p . m|lb|tile|per|dm|"
+          + "lt|gain|ab|way|west|a .|b .|c .|d .|e .|f .|g .|h .|t|h|no change|men|soldier|pie|bc|excess|st|"
+          + "inches|noon|cent|by|gal|kmh|c|acre|rise|a . m|th|π r 2|sq|mark|l|toy|coin|sq . m|gallon|° f|"
+          + "profit|minw|yr|women|am|pm|hr|cu cm|square|v â € ™|are|rupee|rounds|cubic|cc|mtr|s|ohm|number|"
+          + "kmph|day|hour|minute|min|second|man|woman|sec|cube|mt|sq inch|mp|∏ cm ³|hectare|more|sec|unit|"
+          + "cu . m|cm 2|rs .|rs|kg|g|month|km|m|cm|mm|apple|liter|loss|yard|pure|year|increase|decrease|d|"
+          + "less|Surface|litre|pi sq m|s .|metre|meter|inch"
+          + ")(?:s|es)?\\s*");
+  /** How far from the end a unit can start: longer than the longest unit word with its plural and spaces. */
+  private static final int UNIT_WINDOW = 40;
 
   /** What a whole answer written as a number with thousands separators looks like ({@code 16,386.20}). */
   private static final Pattern COMMA_NUMBER = Pattern.compile("\\s*(-?)(\\d{1,3}(?:,\\d{3})+)(\\.\\d+)?\\s*");
@@ -43,6 +62,7 @@ final class LatexNormalizer {
   private static final Pattern TEXT_ALIAS =
       Pattern.compile("\\\\(?:math(?:rm|it|bf)|text(?:normal|bf|it|rm))(?![a-zA-Z])");
   private static final Pattern BRACED_COMMA = Pattern.compile("\\s*\\{\\s*,\\s*\\}");
+  private static final Pattern LONG_SPACE = Pattern.compile("\\s{65,}+");
   private static final Pattern AND_OR = Pattern.compile(
       ",?\\s*\\\\text\\{\\s*(?:and|or)\\s*\\}|(?<![a-zA-Z]),?\\s*(?:and|or)(?![a-zA-Z])");
   private static final Pattern PERCENT_WORD = Pattern.compile(
@@ -51,8 +71,7 @@ final class LatexNormalizer {
   /** What may stand between two boxes read together. */
   private static final Pattern SEPARATOR = Pattern.compile("and|or|,|;");
   /** A trailing {@code \text{…}} (a unit, with its power), dropped when something is left before it. */
-  private static final Pattern TRAILING_TEXT =
-      Pattern.compile("\\\\(?:text|mbox)\\{[^{}]*\\}(?:\\^\\d|\\{\\^\\d\\})?\\s*$");
+  private static final Pattern TEXT_TAIL = Pattern.compile("}(?:\\^\\d|\\{\\^\\d\\})?$");
 
   private LatexNormalizer() {}
 
@@ -64,6 +83,9 @@ final class LatexNormalizer {
   static String normalize(String latex, boolean allBoxes) {
     String text = boxed(latex, allBoxes).strip();
     text = unwrapMathDelimiters(text);
+    // the patterns below that start with \s* try every position of a run of spaces: a run is cut to 64,
+    // which changes no real answer and keeps their work linear in the answer's length
+    text = LONG_SPACE.matcher(text).replaceAll(" ".repeat(64));
     text = REMOVED.matcher(text).replaceAll("");
     text = TEXT_ALIAS.matcher(text).replaceAll("\\\\text");
     text = BRACED_COMMA.matcher(text).replaceAll(",");
@@ -75,17 +97,14 @@ final class LatexNormalizer {
     }
     text = SPACING.matcher(text).replaceAll(" ");
     text = FRAC_ALIAS.matcher(text).replaceAll("\\\\frac");
+    text = FRAC_DIGITS.matcher(text).replaceAll("\\\\frac{$1}{$2}");
     text = FRAC_SHORT.matcher(text).replaceAll("\\\\frac{$1}{$2}");
     text = FRAC_SHORT_NUM.matcher(text).replaceAll("\\\\frac{$1}");
     text = FRAC_SHORT_DEN.matcher(text).replaceAll("$1{$2}");
     text = SQRT_SHORT.matcher(text).replaceAll("\\\\sqrt{$1}");
-    text = DEGREES.matcher(text).replaceAll("");
+    text = LOG_SHORT.matcher(text).replaceAll("\\\\log_{$1}{$2}");
     text = text.replace("\\%", "%").replace("\\dots", "").replace("\\ldots", "");
-    String withoutUnit = TRAILING_TEXT.matcher(text).replaceAll("").strip();
-    if (!withoutUnit.isEmpty() && !withoutUnit.equals(text.strip())) {
-      text = withoutUnit;
-    }
-    text = replaceTextCommands(text.strip());
+    text = removeTrailingText(text.strip());
     text = removeTrailingUnits(text);
     text = TRAILING.matcher(text).replaceAll("");
     return commaNumber(text.strip());
@@ -193,43 +212,66 @@ final class LatexNormalizer {
   }
 
   /**
-   * {@code \text{…}} and its kin: a whole answer that is one word or choice stays a word (marked for the
-   * parser); unit words inside a formula go; anything else keeps its content.
+   * latex2sympy's unit removal: a trailing {@code \\text{…}} or {@code \\mbox{…}} (with a power) goes from the
+   * first such command on, when something is left; then, twice, a trailing unit word goes when something is
+   * left.
    */
-  private static String replaceTextCommands(String text) {
-    Matcher whole = TEXT_COMMAND.matcher(text);
-    if (whole.matches() && whole.group(1).strip().matches("\\(?[A-Za-z]+\\)?")) {
-      return "\\text{" + whole.group(1).replaceAll("[()\\s]", "").toLowerCase(Locale.ROOT) + "}";
-    }
-    if (whole.matches() && whole.group(1).strip().matches("[A-Za-z][A-Za-z ,.'\\-]*")) {
-      // a sentence for an answer stays words, compared as such
-      return "\\text{" + whole.group(1).strip().toLowerCase(Locale.ROOT) + "}";
-    }
-    StringBuilder out = new StringBuilder();
-    Matcher matcher = TEXT_COMMAND.matcher(text);
-    while (matcher.find()) {
-      String content = matcher.group(1).strip();
-      String replacement;
-      if (content.equalsIgnoreCase("and") || content.equalsIgnoreCase("or")) {
-        replacement = ",";
-      } else if (content.matches("[A-Za-z][A-Za-z .\\-/]+")) {
-        // a unit, with its power if it has one (cm^2)
-        replacement = " ";
-      } else {
-        replacement = content + (matcher.group(2) == null ? "" : matcher.group(2));
+  private static String removeTrailingText(String text) {
+    if (TEXT_TAIL.matcher(text).find()) {
+      int first = firstTextCommand(text);
+      if (first >= 0) {
+        String rest = text.substring(0, first).strip();
+        if (!rest.isEmpty()) {
+          return rest;
+        }
       }
-      matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
-    }
-    matcher.appendTail(out);
-    return out.toString();
-  }
-
-  /** {@code 10 cm}, {@code 5 apples}: a unit word after a number is not part of the answer. */
-  private static String removeTrailingUnits(String text) {
-    Matcher unit = TRAILING_UNIT.matcher(text);
-    if (unit.find() && unit.start() > 0 && text.substring(0, unit.start()).strip().matches(".*[\\d}]")) {
-      return text.substring(0, unit.start());
     }
     return text;
+  }
+
+  private static int firstTextCommand(String text) {
+    int text1 = text.indexOf("\\text{");
+    int mbox = text.indexOf("\\mbox{");
+    return text1 < 0 ? mbox : mbox < 0 ? text1 : Math.min(text1, mbox);
+  }
+
+  /**
+   * Drops a unit word ending the answer as latex2sympy's {@code units_regex} does: the match starts at the
+   * leftmost digit, closing brace or space before the spaces that precede the unit, and keeps that character.
+   * Only the last {@link #UNIT_WINDOW} characters are searched, so the work is bounded whatever the length.
+   */
+  private static String removeTrailingUnits(String text) {
+    for (int round = 0; round < 2; round++) {
+      String shorter = withoutUnit(text);
+      if (!shorter.isEmpty() && !shorter.equals(text)) {
+        text = shorter;
+      }
+    }
+    return text;
+  }
+
+  private static String withoutUnit(String text) {
+    int best = -1;
+    for (int k = Math.max(0, text.length() - UNIT_WINDOW); k < text.length(); k++) {
+      if (!UNIT_AT_END.matcher(text).region(k, text.length()).matches()) {
+        continue;
+      }
+      int run = k;
+      while (run > 0 && Character.isWhitespace(text.charAt(run - 1)) && k - run < UNIT_WINDOW) {
+        run--;
+      }
+      int anchor;
+      if (run > 0 && (Character.isDigit(text.charAt(run - 1)) || text.charAt(run - 1) == '}')) {
+        anchor = run - 1;
+      } else if (run < k) {
+        anchor = run;
+      } else {
+        continue;
+      }
+      if (best < 0 || anchor < best) {
+        best = anchor;
+      }
+    }
+    return best < 0 ? text : text.substring(0, best + 1);
   }
 }

@@ -29,8 +29,29 @@ final class MathParser {
       "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp", "sqrt", "abs");
   private static final Set<String> GREEK = Set.of("alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta",
       "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon",
-      "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
+      "phi", "varphi", "chi", "psi", "omega", "omicron", "varpi", "varrho", "varsigma",
+      "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi",
       "Omega");
+  /** latex2sympy's other symbols ({@code \\hbar}, {@code \\ell}, …): names, like letters. */
+  private static final Set<String> OTHER_SYMBOLS = Set.of("Bbbk", "wp", "nabla", "bigstar", "angle", "nexists",
+      "diagdown", "measuredangle", "eth", "diagup", "sphericalangle", "clubsuit", "varnothing", "Diamond",
+      "complement", "diamondsuit", "imath", "Finv", "triangledown", "heartsuit", "jmath", "Game", "triangle",
+      "spadesuit", "ell", "hbar", "vartriangle", "hslash", "blacklozenge", "lozenge", "blacksquare", "mho",
+      "blacktriangle", "sharp", "prime", "Im", "flat", "square", "backprime", "Re", "natural", "surd", "circledS");
+  /** Greek letters written as Unicode characters, read as their commands (π is {@code \\pi}). */
+  private static final java.util.Map<Character, String> UNICODE_GREEK = greek();
+  private static final List<String> TEXT_COMMANDS = List.of("\\textnormal", "\\textbf", "\\textit", "\\text",
+      "\\mbox");
+  /** Commands the parser reads, for splitting a run of letters after one ({@link #knownPrefix}). */
+  private static final Set<String> KNOWN_COMMANDS = knownCommands();
+  /** Commands read whole though they start with a known one ({@code \\overline}, {@code \\left}…): never split. */
+  private static final Set<String> WHOLE_COMMANDS = Set.of("overline", "left", "right", "over", "le", "leq",
+      "leqslant", "ge", "geq", "geqslant", "ne", "neq", "lt", "gt", "in", "pm", "mp", "ast", "to", "hat", "vec",
+      "bar", "begin", "end", "mathbf", "mathit", "mathrm", "mbox", "text", "textbf", "textit", "textnormal",
+      "boldsymbol", "cap", "infty", "int", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "ln", "log",
+      "lim", "sum", "prod", "cdots", "ldots", "dots", "vdots", "ddots", "circle", "cot", "coth", "csc", "sec",
+      "exp", "det", "max", "min", "gcd", "lcm", "mod", "bmod", "pmod", "operatorname", "mathbb", "mathcal");
+  private static final Set<String> DEGREE_SIGNS = Set.of("\\circ", "\\degree", "\\circle", "°");
   private static final int MAX_DEPTH = 200;
   /** Size limits of one answer, checked before any work that grows with them. */
   static final int MAX_CHARS = 20_000;
@@ -38,10 +59,32 @@ final class MathParser {
   static final int MAX_HEIGHT = 300;
   static final int MAX_DIGITS = 5_000;
 
+  private static Set<String> knownCommands() {
+    Set<String> known = new java.util.HashSet<>();
+    known.addAll(FUNCTIONS);
+    known.addAll(GREEK);
+    known.addAll(OTHER_SYMBOLS);
+    known.addAll(Set.of("pi", "Pi", "infty", "frac", "sqrt", "binom", "dbinom", "tbinom", "cdot", "times", "div",
+        "cup", "approx", "simeq", "circ", "degree"));
+    return Set.copyOf(known);
+  }
+
+  private static java.util.Map<Character, String> greek() {
+    String letters = "αalpha βbeta γgamma Γgamma δdelta Δdelta εepsilon ϵvarepsilon ζzeta ηeta θtheta Θtheta"
+        + " ϑvartheta ιiota κkappa λlambda Λlambda μmu νnu ξxi Ξxi οomicron πpi Πpi ϖvarpi ρrho ϱvarrho σsigma"
+        + " Σsigma ςvarsigma τtau υupsilon Υupsilon φphi Φphi ϕvarphi χchi ψpsi Ψpsi ωomega Ωomega";
+    java.util.Map<Character, String> map = new java.util.HashMap<>();
+    for (String entry : letters.split(" ")) {
+      map.put(entry.charAt(0), entry.substring(1));
+    }
+    return java.util.Map.copyOf(map);
+  }
+
   private final List<String> tokens;
   private final Budget budget;
   private int pos;
   private int depth;
+  private boolean plain;
 
   private MathParser(List<String> tokens, Budget budget) {
     this.tokens = tokens;
@@ -49,10 +92,22 @@ final class MathParser {
   }
 
   static Expr parse(String text, Budget budget) {
+    return parse(text, budget, false);
+  }
+
+  /**
+   * Reads a plain expression as Python's parser does ({@code 2^10} is 1024: a whole number for an exponent),
+   * or, with {@code plain} false, LaTeX ({@code 2^10} is 2^1·0).
+   */
+  static Expr parse(String text, Budget budget, boolean plain) {
     if (text.length() > MAX_CHARS) {
       throw new TooLarge("an answer of " + text.length() + " characters (at most " + MAX_CHARS + ")");
     }
+    if (plain && (text.indexOf('×') >= 0 || text.indexOf('÷') >= 0)) {
+      throw new IllegalArgumentException("Python reads no × or ÷");
+    }
     MathParser parser = new MathParser(tokenize(text), budget);
+    parser.plain = plain;
     if (parser.tokens.isEmpty()) {
       throw new IllegalArgumentException("empty answer");
     }
@@ -113,6 +168,7 @@ final class MathParser {
 
   static List<String> tokenize(String text) {
     List<String> out = new ArrayList<>();
+    int[] closing = closingBraces(text);
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
@@ -130,12 +186,20 @@ final class MathParser {
           }
         }
         out.add(text.substring(start, i));
+      } else if (c == '\\' && textCommandEnd(text, i, closing) > 0) {
+        int end = textCommandEnd(text, i, closing);
+        out.add(text.substring(i, end));
+        i = end;
+      } else if (UNICODE_GREEK.containsKey(c)) {
+        out.add("\\" + UNICODE_GREEK.get(c));
+        i++;
       } else if (c == '\\') {
         int start = i++;
-        if (i < text.length() && Character.isLetter(text.charAt(i))) {
-          while (i < text.length() && Character.isLetter(text.charAt(i))) {
+        if (i < text.length() && asciiLetter(text.charAt(i))) {
+          while (i < text.length() && asciiLetter(text.charAt(i))) {
             i++;
           }
+          i = start + knownPrefix(text.substring(start + 1, i)) + 1;
         } else if (i < text.length()) {
           i++;
         }
@@ -147,7 +211,7 @@ final class MathParser {
         }
         String word = text.substring(i, end);
         // plain-text function names and pi are words; any other run of letters is a product of variables
-        if (FUNCTIONS.contains(word) || word.equals("pi") || word.equals("oo") || word.equals("infty")) {
+        if (FUNCTIONS.contains(word) || word.equals("oo") || word.equals("infty")) {
           out.add("\\" + (word.equals("infty") || word.equals("oo") ? "infty" : word));
           i = end;
         } else {
@@ -170,7 +234,6 @@ final class MathParser {
             case '×', '·', '⋅' -> "*";
             case '÷' -> "/";
             case 'π' -> "\\pi";
-            case '∞' -> "\\infty";
             case '−', '–' -> "-";
             default -> String.valueOf(c);
           });
@@ -179,6 +242,67 @@ final class MathParser {
       }
     }
     return out;
+  }
+
+  /**
+   * Where a {@code \\text{…}} (or {@code \\mbox{…}}) ends, as latex2sympy's ACCENT token reads it: up to the
+   * first closing brace that is not {@code \\}}; 0 when the text at {@code i} is not one. So a text holding a
+   * group ({@code \\text{\\frac{7}{18}}}) ends early and leaves a stray brace: unreadable, as there.
+   */
+  private static int textCommandEnd(String text, int i) {
+    return textCommandEnd(text, i, closingBraces(text));
+  }
+
+  /**
+   * For each position, where the next closing brace that is not {@code \\}} is (text length when none):
+   * found once for the whole text, so that reading many unclosed texts stays linear.
+   */
+  private static int[] closingBraces(String text) {
+    int[] next = new int[text.length() + 1];
+    next[text.length()] = text.length();
+    for (int j = text.length() - 1; j >= 0; j--) {
+      boolean close = text.charAt(j) == '}' && (j == 0 || text.charAt(j - 1) != '\\');
+      next[j] = close ? j : next[j + 1];
+    }
+    return next;
+  }
+
+  private static int textCommandEnd(String text, int i, int[] closing) {
+    for (String command : TEXT_COMMANDS) {
+      if (text.startsWith(command, i)) {
+        int open = i + command.length();
+        while (open < text.length() && text.charAt(open) == ' ') {
+          open++;
+        }
+        if (open >= text.length() || text.charAt(open) != '{') {
+          return 0;
+        }
+        int close = closing[open + 1];
+        return close < text.length() ? close + 1 : 0;
+      }
+    }
+    return 0;
+  }
+
+  private static boolean asciiLetter(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+  }
+
+  /**
+   * The length of a command's name as latex2sympy's lexer reads it: the whole name when it is one it knows
+   * or one we do not, otherwise the longest known command it starts with ({@code \\pib} is {@code \\pi}
+   * then b, as no token spells {@code \\pib}).
+   */
+  private static int knownPrefix(String name) {
+    if (KNOWN_COMMANDS.contains(name) || WHOLE_COMMANDS.contains(name)) {
+      return name.length();
+    }
+    for (int length = Math.min(name.length() - 1, 16); length >= 2; length--) {
+      if (KNOWN_COMMANDS.contains(name.substring(0, length))) {
+        return length;
+      }
+    }
+    return name.length();
   }
 
   // ---- grammar ----
@@ -327,25 +451,68 @@ final class MathParser {
       if (token.equals("*") || token.equals("\\cdot") || token.equals("\\times") || token.equals("\\ast")) {
         pos++;
         left = new Bin('*', left, unary());
-      } else if (token.equals("/") || token.equals("\\div") || token.equals(":")) {
+      } else if (token.equals("/") || token.equals("\\div") || token.equals(":") || token.equals("\\over")) {
         pos++;
         Expr right = unary();
-        if (left instanceof Matrix || right instanceof Matrix) {
+        if (holdsMatrix(left) || holdsMatrix(right)) {
           // "Special matrix: M" is prose before a matrix, which latex2sympy cannot read either
           throw new IllegalArgumentException("a matrix cannot be divided");
         }
         left = new Bin('/', left, right);
-      } else if (startsOperand(token)) {
-        Expr right = power();
-        // a mixed number: 2\frac{1}{2} is two and a half
-        boolean mixed = left instanceof Num whole && !whole.decimal() && whole.value().isInteger()
-            && right instanceof Bin frac && frac.op() == '/' && frac.left() instanceof Num
-            && frac.right() instanceof Num && token.equals("\\frac");
-        left = new Bin(mixed ? '+' : '*', left, right);
       } else {
         return left;
       }
     }
+  }
+
+  /** A matrix, or a product of factors one of which is a matrix. */
+  private static boolean holdsMatrix(Expr expr) {
+    Expr e = expr;
+    while (e instanceof Bin b && b.op() == '*') {
+      if (holdsMatrix(b.left())) {
+        return true;
+      }
+      e = b.right();
+    }
+    return e instanceof Matrix;
+  }
+
+  /**
+   * Operands written side by side, which bind tighter than written operators as in latex2sympy's grammar
+   * (its postfix list sits below {@code *}, {@code /}, {@code \\over}): {@code 1/2x} is 1/(2x).
+   */
+  private Expr implicitProduct() {
+    Expr left = power();
+    while (startsOperand(peek())) {
+      budget.check();
+      left = juxtaposed(left, power());
+    }
+    return left;
+  }
+
+  /**
+   * Two operands written side by side: a product, except that an integer followed by a positive rational is
+   * a mixed number, as latex2sympy reads it ({@code 2\\frac{1}{2}} is 5/2, {@code -1\\frac{3}{4}} is -7/4, and
+   * so is {@code 2(3)} 5).
+   */
+  private static Expr juxtaposed(Expr left, Expr right) {
+    boolean negative = left instanceof Neg neg && neg.operand() instanceof Num;
+    Expr whole = negative ? ((Neg) left).operand() : left;
+    if (whole instanceof Num n && !n.decimal() && n.value().isInteger() && positiveRational(right)) {
+      Expr sum = new Bin('+', whole, right);
+      return negative ? new Neg(sum) : sum;
+    }
+    return new Bin('*', left, right);
+  }
+
+  private static boolean positiveRational(Expr expr) {
+    return switch (expr) {
+      case Num n -> !n.decimal() && n.value().signum() > 0;
+      case Bin b when b.op() == '/' -> b.left() instanceof Num p && !p.decimal() && p.value().isInteger()
+          && b.right() instanceof Num q && !q.decimal() && q.value().isInteger()
+          && p.value().signum() * q.value().signum() > 0;
+      default -> false;
+    };
   }
 
   private boolean startsOperand(String token) {
@@ -360,7 +527,8 @@ final class MathParser {
       return true;
     }
     return c == '\\' && token.length() > 1 && Character.isLetter(token.charAt(1)) && relationOperatorName(token)
-        && !Set.of("\\cdot", "\\times", "\\div", "\\ast", "\\pm", "\\mp", "\\end", "\\right", "\\cup", "\\cap",
+        && !Set.of("\\cdot", "\\times", "\\div", "\\over", "\\ast", "\\pm", "\\mp", "\\end", "\\right",
+            "\\rfloor", "\\rceil", "\\cup", "\\cap",
             "\\approx", "\\simeq").contains(token);
   }
 
@@ -383,7 +551,7 @@ final class MathParser {
       pos++;
       return unary();
     }
-    return power();
+    return implicitProduct();
   }
 
   private Expr power() {
@@ -404,7 +572,7 @@ final class MathParser {
   /** The exponent: a braced group or one token's worth, since {@code 2^10} in LaTeX is {@code 2^1·0}. */
   private Expr exponentOperand() {
     String token = peek();
-    if (token.length() > 1 && Character.isDigit(token.charAt(0)) && !token.contains(".")) {
+    if (!plain && token.length() > 1 && Character.isDigit(token.charAt(0)) && !token.contains(".")) {
       pos++;
       return new Num(BigRational.parseDecimal(token.substring(0, 1)), false);
     }
@@ -424,10 +592,26 @@ final class MathParser {
       } else if (peekIs("%")) {
         pos++;
         result = new Bin('/', result, new Num(BigRational.of(100), false));
+      } else if (degreeAhead() > 0) {
+        // latex2sympy's degree postfix (^\circ, ^{\circ}, ^°, ^\degree), kept as the number itself
+        pos += degreeAhead();
       } else {
         return result;
       }
     }
+  }
+
+  /** How many tokens a degree sign after {@code ^} takes at {@code pos}; 0 when there is none. */
+  private int degreeAhead() {
+    if (!peekIs("^") || pos + 1 >= tokens.size()) {
+      return 0;
+    }
+    if (DEGREE_SIGNS.contains(tokens.get(pos + 1))) {
+      return 2;
+    }
+    boolean braced = pos + 3 < tokens.size() && tokens.get(pos + 1).equals("{")
+        && DEGREE_SIGNS.contains(tokens.get(pos + 2)) && tokens.get(pos + 3).equals("}");
+    return braced ? 4 : 0;
   }
 
   private Expr primary() {
@@ -454,6 +638,9 @@ final class MathParser {
     if (Character.isLetter(c)) {
       return symbol(token);
     }
+    if (token.length() > 1 && textCommandEnd(token, 0) == token.length()) {
+      return textSymbol(token);
+    }
     return switch (token) {
       case "(" -> bracketed(true);
       case "[" -> bracketed(false);
@@ -463,6 +650,11 @@ final class MathParser {
         expect("\\}");
         yield new SetOf(items);
       }
+      case "\\lfloor", "\\lceil" -> {
+        Expr inside = additive();
+        expect(token.equals("\\lfloor") ? "\\rfloor" : "\\rceil");
+        yield new Fn(token.equals("\\lfloor") ? "floor" : "ceiling", List.of(inside));
+      }
       case "|" -> {
         Expr inside = additive();
         expect("|");
@@ -471,17 +663,9 @@ final class MathParser {
       case "\\frac" -> new Bin('/', argument(), argument());
       case "\\binom", "\\dbinom", "\\tbinom" -> new Fn("binomial", List.of(argument(), argument()));
       case "\\sqrt" -> root();
-      case "\\pi" -> Const.PI;
+      case "\\pi", "\\Pi" -> Const.PI;
       case "\\infty" -> Const.INFINITY;
-      case "\\text" -> {
-        expect("{");
-        StringBuilder word = new StringBuilder();
-        while (!peekIs("}")) {
-          word.append(next());
-        }
-        pos++;
-        yield new Text(word.toString());
-      }
+      case "\\text", "\\textbf", "\\textit", "\\textnormal", "\\mbox" -> argument();
       case "\\begin" -> matrix();
       case "\\overline", "\\mathbf", "\\mathrm", "\\boldsymbol", "\\vec", "\\hat", "\\bar", "\\mathit" -> argument();
       default -> {
@@ -489,7 +673,7 @@ final class MathParser {
         if (FUNCTIONS.contains(name)) {
           yield function(name);
         }
-        if (GREEK.contains(name)) {
+        if (GREEK.contains(name) || OTHER_SYMBOLS.contains(name)) {
           yield subscripted(name);
         }
         throw new IllegalArgumentException("cannot read '" + token + "'");
@@ -501,16 +685,58 @@ final class MathParser {
     if (letter.equals("e") && !peekIs("_")) {
       return Const.E;
     }
+    if (peekIs("(") && appliedToAtom()) {
+      // f(x), F(n), g(a, b): an undefined function, named as written, as latex2sympy reads a letter before
+      // parentheses holding one atom or a list; x(x+1) stays a product
+      pos++;
+      List<Expr> args = items(")");
+      expect(")");
+      return new Fn("applied " + letter, args);
+    }
     return subscripted(letter);
   }
 
+  /** Whether the parentheses at {@code pos} hold a single token or a top-level comma. */
+  private boolean appliedToAtom() {
+    int level = 0;
+    int count = 0;
+    for (int i = pos; i < Math.min(tokens.size(), pos + 256); i++) {
+      String token = tokens.get(i);
+      if (token.equals("(") || token.equals("{") || token.equals("[")) {
+        level++;
+      } else if (token.equals(")") || token.equals("}") || token.equals("]")) {
+        if (--level == 0) {
+          return count == 1;
+        }
+      } else if (level == 1 && token.equals(",")) {
+        return true;
+      }
+      if (level >= 1 && i > pos) {
+        count++;
+      }
+    }
+    return false;
+  }
+
+  /** A name, lower-cased as latex2sympy's symbols are ({@code X} is {@code x}, {@code \\Delta} is {@code delta}). */
   private Expr subscripted(String name) {
     if (!peekIs("_")) {
-      return new Sym(name);
+      return new Sym(name.toLowerCase(java.util.Locale.ROOT));
     }
     pos++;
     String sub = peekIs("{") ? groupText() : next();
-    return new Sym(name + "_" + sub);
+    return new Sym((name + "_" + sub).toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /**
+   * {@code \\text{…}}: one symbol named by its content without spaces and parentheses, lower-cased, as
+   * latex2sympy reads it ({@code \\text{(B)}} is {@code b}, {@code \\text{0.5}} a symbol named {@code 0.5}).
+   */
+  private static Expr textSymbol(String token) {
+    String content = token.substring(token.indexOf('{') + 1, token.length() - 1);
+    String name = content.replaceAll("[\\s()]", "").toLowerCase(java.util.Locale.ROOT);
+    // latex2sympy maps the symbol named pi to SymPy's pi
+    return name.equals("pi") ? Const.PI : new Text(name);
   }
 
   private String groupText() {
@@ -537,10 +763,8 @@ final class MathParser {
     }
     boolean closeRound = close.equals(")");
     if (items.size() == 1) {
-      if (openRound && closeRound) {
-        return items.getFirst();
-      }
-      return new TupleOf(items);
+      // latex2sympy: [x] is x, [(2, 2, 2)] is (2, 2, 2)
+      return items.getFirst();
     }
     if (items.size() == 2 && !descending(items.get(0), items.get(1))) {
       return new Interval(items.get(0), items.get(1), openRound, closeRound);
@@ -550,9 +774,14 @@ final class MathParser {
 
   /** Whether two numbers without variables are in descending order: {@code (11, 7)} is a pair, not an interval. */
   private boolean descending(Expr low, Expr high) {
+    if (!(low instanceof Num || low instanceof Neg || low instanceof Bin || low instanceof Sym || low instanceof Const
+        || low instanceof Fn) || !(high instanceof Num || high instanceof Neg || high instanceof Bin
+        || high instanceof Sym || high instanceof Const || high instanceof Fn)) {
+      return true;   // a pair of tuples or sets is a tuple
+    }
     try {
       Evaluator evaluator = new Evaluator(java.util.Map.of(), budget);
-      return evaluator.evaluate(low).value().compareTo(evaluator.evaluate(high).value()) > 0;
+      return evaluator.evaluate(low).value().compareTo(evaluator.evaluate(high).value()) >= 0;
     } catch (ArithmeticException e) {
       return false;
     }

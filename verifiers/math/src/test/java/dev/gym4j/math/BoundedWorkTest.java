@@ -51,6 +51,33 @@ class BoundedWorkTest {
     scoresZeroWhateverTheTimeBudget("2", "Answer: " + "1 + 1 = 2, ".repeat(300_000) + "\\boxed{2}");
   }
 
+  /**
+   * Issue 32 added reading paths (text symbols up to the first closing brace, function applications, unit
+   * words at the end, commands split at a known prefix, degree postfixes): hostile answers built against each
+   * are decided, by the limits or by a plain reading, never left undecided or crashing. Each scan these paths
+   * make is bounded (a window of tokens or characters), so this is work linear in the answer's length.
+   */
+  @Test
+  void hostileAnswersAgainstTheNotationPathsAreDecided() {
+    String[] hostile = {
+        "\\boxed{" + "\\text{".repeat(3_000) + "}",                 // texts that never close
+        "\\boxed{" + "\\text{a".repeat(2_500) + "}".repeat(2_500) + "}",
+        "\\boxed{" + "f(".repeat(2_000) + "x" + ")".repeat(2_000) + "}", // nested applications
+        "\\boxed{" + "x(".repeat(3_000) + "}",
+        "\\boxed{5" + " ".repeat(19_000) + "cm}",                          // a long run before a unit
+        "\\boxed{" + "5 cm ".repeat(3_000) + "}",
+        "\\boxed{" + "\\pib".repeat(4_000) + "}",                        // commands split at a prefix
+        "\\boxed{" + "1^\\circ".repeat(3_000) + "}",                    // degree postfixes
+        "\\boxed{" + "{1 \\over ".repeat(1_500) + "2" + "}".repeat(1_500) + "}",
+        "The answer is " + "7/".repeat(9_000) + "18.",
+    };
+    for (String answer : hostile) {
+      Verdict verdict = PATIENT.verifyExpected("1", answer);
+      assertThat(verdict.outcome()).as(answer.substring(0, 40) + ": " + verdict.detail())
+          .isNotEqualTo(Verdict.Outcome.UNDECIDED);
+    }
+  }
+
   @Test
   void theLimitsLeaveRealAnswersAlone() {
     assertThat(DEFAULT.verifyExpected("50", "\\boxed{" + "1+".repeat(49) + "1}").matched()).isTrue();

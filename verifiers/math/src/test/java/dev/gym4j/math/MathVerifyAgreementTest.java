@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ import tools.jackson.databind.JsonNode;
  * with other cases' predictions; each reference verdict was computed by that call (see NOTICE).
  */
 class MathVerifyAgreementTest {
-  private static final double REQUIRED = 0.97;
+  private static final double REQUIRED = 0.996;
 
   record Pair(String source, String kind, String gold, String pred, boolean reference) {}
 
@@ -53,7 +54,9 @@ class MathVerifyAgreementTest {
 
   /** The share of pairs on which our verdict is math-verify's; prints it with the disagreements, grouped. */
   static double agreement(List<Pair> pairs) {
-    MathVerifier verifier = new MathVerifier();
+    // a generous clock, so that a loaded machine cannot turn a verdict into "undecided": the size and step
+    // limits, which do not depend on the machine, still bound every verification
+    MathVerifier verifier = new MathVerifier(MathVerifier.Options.DEFAULTS.withBudget(Duration.ofSeconds(30)));
     Map<String, List<String>> disagreements = new TreeMap<>();
     int agreed = 0;
     for (Pair pair : pairs) {
