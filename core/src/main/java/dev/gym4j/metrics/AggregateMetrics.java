@@ -61,6 +61,9 @@ public final class AggregateMetrics {
     List<JsonNode> rows = new ArrayList<>();
     responses.forEach(rows::add);
     for (int i = 0; i < rows.size(); i++) {
+      if ((i & 4095) == 4095) {
+        Work.check();
+      }
       checked(rows.get(i), i);
     }
     ObjectNode entry = forAgent("", rows, custom);
@@ -237,7 +240,7 @@ public final class AggregateMetrics {
     return PassMajority.of(new ArrayList<>(tasks), PassMajority.REWARD, answers ? ANSWER : null);
   }
 
-  /** 1 − C(n−c, k) / C(n, k), exactly. */
+  /** 1 − C(n−c, k) / C(n, k), as a running product. */
   public static double unbiasedPassAtK(int n, int c, int k) {
     return PassMajority.unbiased(n, c, k);
   }

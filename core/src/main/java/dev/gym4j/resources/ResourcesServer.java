@@ -90,7 +90,8 @@ public abstract class ResourcesServer extends GymServer {
       tools().forEach(tool -> tools.add(ToolSchemas.functionTool(tool)));
       return tools;
     });
-    routes.post("/aggregate_metrics", call -> aggregateMetrics(call.bodyObject()));
+    var metricsLimits = dev.gym4j.metrics.MetricsLimits.of(context());
+    routes.post("/aggregate_metrics", call -> metricsLimits.serve(call, this::aggregateMetrics));
     freeTools().forEach((name, tool) -> {
       if (!ToolMethod.NAME.matcher(name).matches() || ToolMethod.PROTOCOL_ROUTES.contains(name)) {
         throw new IllegalStateException("free tool '" + name + "': a tool name is 1 to 64 letters, digits, '_' "

@@ -62,6 +62,74 @@ public final class Call {
     return body;
   }
 
+  /**
+   * The body as a JSON object whose array {@code field} has at most {@code maxElements} elements; empty when it has
+   * more. Read as a stream, so a body of many tiny elements (3 bytes each build an object of a hundred) is refused
+   * after {@code maxElements} of them, before the rest is built into a tree. Malformed JSON and a body that is no
+   * object are 422s as {@link #bodyObject()} gives them.
+   */
+  public java.util.Optional<ObjectNode> bodyObject(String field, int maxElements) {
+    if (body != null || rawBody.length == 0) {
+      ObjectNode tree = bodyObject();
+      JsonNode array = tree.get(field);
+      return array != null && array.isArray() && array.size() > maxElements ? java.util.Optional.empty()
+          : java.util.Optional.of(tree);
+    }
+    try (tools.jackson.core.JsonParser parser = Json.MAPPER.createParser(rawBody)) {
+      if (parser.nextToken() != tools.jackson.core.JsonToken.START_OBJECT) {
+        // refused before the rest is built into a tree
+        return java.util.Optional.of(Shape.object(null, List.of()));
+      }
+      ObjectNode tree = Json.object();
+      while (parser.nextToken() == tools.jackson.core.JsonToken.PROPERTY_NAME) {
+        String name = parser.currentName();
+        if (parser.nextToken() == tools.jackson.core.JsonToken.START_ARRAY && name.equals(field)) {
+          tools.jackson.databind.node.ArrayNode array = tree.putArray(name);
+          while (parser.nextToken() != tools.jackson.core.JsonToken.END_ARRAY) {
+            if (array.size() == maxElements) {
+              return java.util.Optional.empty();
+            }
+            array.add(ELEMENT.<JsonNode>readValue(parser));
+          }
+        } else {
+          tree.set(name, ELEMENT.<JsonNode>readValue(parser));
+        }
+      }
+      if (parser.currentToken() != tools.jackson.core.JsonToken.END_OBJECT || parser.nextToken() != null) {
+        throw new FieldError(List.of(), "JSON decode error: unexpected content after the body's object",
+            "json_invalid");
+      }
+      body = tree;
+      rawBody = null;
+      return java.util.Optional.of(tree);
+    } catch (JacksonException e) {
+      throw new FieldError(List.of(), "JSON decode error: " + e.getOriginalMessage(), "json_invalid");
+    }
+  }
+
+  /**
+   * Runs CPU-bound {@code work} on this thread for at most {@code limit}: past it the thread is interrupted, as when
+   * the caller leaves, and the answer is empty once the work has stopped (work that never looks at its interrupt
+   * runs to its end, and its result is kept). A failure of the work for another reason is thrown as it came.
+   */
+  public <T> java.util.Optional<T> within(java.time.Duration limit, java.util.function.Supplier<T> work) {
+    Deadlines.Deadline deadline = Deadlines.interruptAfter(limit);
+    try {
+      return java.util.Optional.of(work.get());
+    } catch (RuntimeException e) {
+      if (deadline.passed()) {
+        return java.util.Optional.empty();
+      }
+      throw e;
+    } finally {
+      Deadlines.cancel(deadline);
+    }
+  }
+
+  /** Reads one value of a body read as a stream; the tokens after it are the stream's. */
+  private static final tools.jackson.databind.ObjectReader ELEMENT = Json.MAPPER.readerFor(JsonNode.class)
+      .without(tools.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   /** The body, which must be a JSON object. */
   public ObjectNode bodyObject() {
     return Shape.object(body(), List.of());
