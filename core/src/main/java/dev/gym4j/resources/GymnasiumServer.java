@@ -54,7 +54,7 @@ public abstract class GymnasiumServer extends GymServer {
 
   @Override
   protected final void routes(Routes routes) {
-    sessions = ResourcesServer.sessionStore(this);
+    sessions = ResourcesServer.sessionStore(this, id -> { });
     routes.post("/reset", call -> {
       ObjectNode row = call.bodyObject();
       Reset reset = reset(row, sessions.start(call.sessionId()));
