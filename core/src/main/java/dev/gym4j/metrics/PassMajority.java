@@ -58,8 +58,14 @@ public final class PassMajority {
    */
   public static ObjectNode of(List<List<JsonNode>> tasks, Scores scores, String answerKey) {
     ObjectNode out = Json.object();
+    into(tasks, scores, answerKey, out);
+    return out;
+  }
+
+  /** {@link #of} added to {@code out}, which saves copying a large answer into another object. */
+  static void into(List<List<JsonNode>> tasks, Scores scores, String answerKey, ObjectNode out) {
     if (tasks.isEmpty()) {
-      return out;
+      return;
     }
     List<List<Map<String, Double>>> all = new ArrayList<>();
     List<List<JsonNode>> answers = answerKey == null ? null : new ArrayList<>();
@@ -68,8 +74,9 @@ public final class PassMajority {
       List<Map<String, Double>> taskScores = new ArrayList<>(task.size());
       List<JsonNode> taskAnswers = new ArrayList<>(task.size());
       for (JsonNode row : task) {
-        Map<String, Double> named = new HashMap<>(scores.apply(row));
+        Map<String, Double> named = scores.apply(row);
         if (answerKey != null) {
+          named = new HashMap<>(named);
           JsonNode answer = row.get(answerKey);
           taskAnswers.add(answer == null || answer.isNull() ? null : answer);
           named.put("no_answer", answer == null || answer.isNull() ? 1.0 : 0.0);
@@ -111,7 +118,6 @@ public final class PassMajority {
       }
     });
     spreadAcrossRuns(curves, maxK, out);
-    return out;
   }
 
   private static void putIfNumber(ObjectNode out, String key, double value) {

@@ -64,44 +64,43 @@ public final class Call {
 
   /**
    * The body as a JSON object whose array {@code field} has at most {@code maxElements} elements; empty when it has
-   * more. Read as a stream, so a body of many tiny elements (3 bytes each build an object of a hundred) is refused
-   * after {@code maxElements} of them, before the rest is built into a tree. Malformed JSON and a body that is no
-   * object are 422s as {@link #bodyObject()} gives them.
+   * more. The elements are counted on the tokens first, without building anything, so a body of many tiny elements
+   * (3 bytes each build an object of a hundred) is refused before it becomes a tree. Malformed JSON and a body that
+   * is no object are 422s as {@link #bodyObject()} gives them.
    */
   public java.util.Optional<ObjectNode> bodyObject(String field, int maxElements) {
-    if (body != null || rawBody.length == 0) {
-      ObjectNode tree = bodyObject();
-      JsonNode array = tree.get(field);
-      return array != null && array.isArray() && array.size() > maxElements ? java.util.Optional.empty()
-          : java.util.Optional.of(tree);
+    if (body == null && rawBody.length > 0 && tooMany(field, maxElements)) {
+      return java.util.Optional.empty();
     }
+    ObjectNode tree = bodyObject();
+    JsonNode array = tree.get(field);
+    return array != null && array.isArray() && array.size() > maxElements ? java.util.Optional.empty()
+        : java.util.Optional.of(tree);
+  }
+
+  /** Whether an array {@code field} of the raw body's top object has more than {@code max} elements. */
+  private boolean tooMany(String field, int max) {
     try (tools.jackson.core.JsonParser parser = Json.MAPPER.createParser(rawBody)) {
       if (parser.nextToken() != tools.jackson.core.JsonToken.START_OBJECT) {
-        // refused before the rest is built into a tree
-        return java.util.Optional.of(Shape.object(null, List.of()));
+        // refused before anything is built from it
+        throw new FieldError(List.of(), "Input should be a valid object", "object_type");
       }
-      ObjectNode tree = Json.object();
       while (parser.nextToken() == tools.jackson.core.JsonToken.PROPERTY_NAME) {
-        String name = parser.currentName();
-        if (parser.nextToken() == tools.jackson.core.JsonToken.START_ARRAY && name.equals(field)) {
-          tools.jackson.databind.node.ArrayNode array = tree.putArray(name);
-          while (parser.nextToken() != tools.jackson.core.JsonToken.END_ARRAY) {
-            if (array.size() == maxElements) {
-              return java.util.Optional.empty();
+        boolean counted = parser.currentName().equals(field);
+        if (parser.nextToken() == tools.jackson.core.JsonToken.START_ARRAY && counted) {
+          long count = 0;
+          for (var token = parser.nextToken(); token != null && token != tools.jackson.core.JsonToken.END_ARRAY;
+              token = parser.nextToken()) {
+            if (++count > max) {
+              return true;
             }
-            array.add(ELEMENT.<JsonNode>readValue(parser));
+            parser.skipChildren();
           }
         } else {
-          tree.set(name, ELEMENT.<JsonNode>readValue(parser));
+          parser.skipChildren();
         }
       }
-      if (parser.currentToken() != tools.jackson.core.JsonToken.END_OBJECT || parser.nextToken() != null) {
-        throw new FieldError(List.of(), "JSON decode error: unexpected content after the body's object",
-            "json_invalid");
-      }
-      body = tree;
-      rawBody = null;
-      return java.util.Optional.of(tree);
+      return false;
     } catch (JacksonException e) {
       throw new FieldError(List.of(), "JSON decode error: " + e.getOriginalMessage(), "json_invalid");
     }
@@ -125,10 +124,6 @@ public final class Call {
       Deadlines.cancel(deadline);
     }
   }
-
-  /** Reads one value of a body read as a stream; the tokens after it are the stream's. */
-  private static final tools.jackson.databind.ObjectReader ELEMENT = Json.MAPPER.readerFor(JsonNode.class)
-      .without(tools.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /** The body, which must be a JSON object. */
   public ObjectNode bodyObject() {
