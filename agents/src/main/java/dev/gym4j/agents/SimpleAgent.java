@@ -37,19 +37,31 @@ import tools.jackson.databind.node.ObjectNode;
  * server's MCP endpoint ({@code expose_tools_over_mcp} there): the tools it lists are offered to the model beside the
  * row's, and a call to one of them goes as MCP {@code tools/call} in the rollout's session ({@link McpTools}).
  *
+ * <p>A model's tool calls are bounded: at most {@code max_tool_calls_per_turn} of one model turn run (default
+ * {@value #DEFAULT_MAX_TOOL_CALLS_PER_TURN}) and {@code max_tool_calls_per_rollout} in all (default
+ * {@value #DEFAULT_MAX_TOOL_CALLS_PER_ROLLOUT}); 0 lifts a bound. A call past either is not run: its output is a tool
+ * error the model sees, and the rollout goes on. NeMo Gym runs every call.
+ *
  * <p>Settings: {@code resources_server} and {@code model_server} ({@code {type, name}} references),
- * {@code max_steps} (null or 0: no limit), {@code skip_verification}, {@code skip_verification_reward},
- * {@code rollout_timeout_seconds}, {@code tools_from_mcp}.
+ * {@code max_steps} (null or 0: no limit), {@code max_tool_calls_per_turn}, {@code max_tool_calls_per_rollout},
+ * {@code skip_verification}, {@code skip_verification_reward}, {@code rollout_timeout_seconds}, {@code tools_from_mcp}.
  */
 @Implementation("simple_agent")
 public final class SimpleAgent extends VerifyingAgent {
+  static final int DEFAULT_MAX_TOOL_CALLS_PER_TURN = 128;
+  static final int DEFAULT_MAX_TOOL_CALLS_PER_ROLLOUT = 2048;
+
   private int maxSteps;
   private boolean toolsFromMcp;
+  private int maxCallsPerTurn;
+  private int maxCallsPerRollout;
 
   @Override
   protected void configure() {
     maxSteps = context().config().path("max_steps").asInt(0);
     toolsFromMcp = context().config().path("tools_from_mcp").asBoolean(false);
+    maxCallsPerTurn = bound("max_tool_calls_per_turn", DEFAULT_MAX_TOOL_CALLS_PER_TURN);
+    maxCallsPerRollout = bound("max_tool_calls_per_rollout", DEFAULT_MAX_TOOL_CALLS_PER_ROLLOUT);
   }
 
   @Override
@@ -67,6 +79,18 @@ public final class SimpleAgent extends VerifyingAgent {
     }
     mcp.functionTools().stream().filter(tool -> !names.contains(tool.path("name").asString())).forEach(tools::add);
     return loop(new ResponseCreateParams(json), resourceCookies, item -> { }, mcp);
+  }
+
+  /** A count setting: a whole number, 0 for no bound. */
+  private int bound(String key, int fallback) {
+    JsonNode value = context().config().path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return fallback;
+    }
+    if (!value.canConvertToInt() || !value.isIntegralNumber() || value.asInt() < 0) {
+      throw new dev.gym4j.config.ConfigException(context().path(key) + " must be a whole number (0: no limit)");
+    }
+    return value.asInt();
   }
 
   /** The model/tool loop of one episode. */
@@ -90,6 +114,7 @@ public final class SimpleAgent extends VerifyingAgent {
     Usage usage = null;
     Response last;
     int step = 0;
+    int callsRun = 0;
     while (true) {
       step++;
       List<Item> history = new ArrayList<>(input);
@@ -117,9 +142,19 @@ public final class SimpleAgent extends VerifyingAgent {
       if (calls.isEmpty() && answered) {
         break;
       }
+      int inTurn = 0;
       for (FunctionCall functionCall : calls) {
-        FunctionCallOutput result = FunctionCallOutput.of(functionCall.callId(), runTool(functionCall, tools,
-            resourceCookies, mcp));
+        String output;
+        if (maxCallsPerTurn > 0 && inTurn >= maxCallsPerTurn) {
+          output = notRun("more than " + maxCallsPerTurn + " tool calls in one turn (max_tool_calls_per_turn)");
+        } else if (maxCallsPerRollout > 0 && callsRun >= maxCallsPerRollout) {
+          output = notRun("more than " + maxCallsPerRollout + " tool calls in this rollout (max_tool_calls_per_rollout)");
+        } else {
+          inTurn++;
+          callsRun++;
+          output = runTool(functionCall, tools, resourceCookies, mcp);
+        }
+        FunctionCallOutput result = FunctionCallOutput.of(functionCall.callId(), output);
         outputs.add(result);
         produced.accept(result);
       }
@@ -133,6 +168,13 @@ public final class SimpleAgent extends VerifyingAgent {
     Map<String, String> cookies = new HashMap<>(resourceCookies);
     cookies.putAll(modelCookies);
     return new Episode(last.withOutput(outputs).withUsage(usage), cookies);
+  }
+
+  /** The tool error of a call past a bound: not run, and the model is told why. */
+  private static String notRun(String why) {
+    ObjectNode error = Json.object();
+    error.put("error", "Tool call not run: the model made " + why + ".");
+    return Json.write(error);
   }
 
   /**

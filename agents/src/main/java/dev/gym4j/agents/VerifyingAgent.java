@@ -218,36 +218,67 @@ abstract class VerifyingAgent extends AgentServer {
     ServerClient client = context().client();
     Map<String, String> cookies = new HashMap<>(incoming);
     JsonNode seeded = Json.object();
-    if (seedsSession()) {
-      HttpReply seed = Calls.call("resources_error", () -> client.post(resourcesServer, "/seed_session", row, cookies));
-      Calls.requireOk(seed, "resources_error", "seed_session");
-      cookies.putAll(seed.cookies());
-      seeded = seededAnswer(seed);
-    }
-    Episode episode = episode(new ResponseCreateParams((ObjectNode) row.get("responses_create_params")), cookies,
-        seeded);
-    cookies.putAll(episode.cookies());
-
-    ObjectNode verifyRequest = row.deepCopy();
-    verifyRequest.set("response", episode.response().json());
-    if (skipVerification) {
-      verifyRequest.put("reward", skipVerificationReward);
-      verifyRequest.put("verification_skipped", true);
-      return verifyRequest;
-    }
-    HttpReply verify = Calls.call("verify_error", () -> client.post(resourcesServer, "/verify", verifyRequest, cookies));
+    boolean sessionOpen = false;
+    boolean verified = false;
     try {
-      Calls.requireOk(verify, "verify_error", "verify");
-    } catch (RolloutFailure failure) {
-      // the episode is done: keep it with the failure, so that verify can be run again without the model
-      throw failure.withResponse(verifyRequest.get("response"));
+      if (seedsSession()) {
+        HttpReply seed = Calls.call("resources_error", () -> client.post(resourcesServer, "/seed_session", row,
+            cookies));
+        Calls.requireOk(seed, "resources_error", "seed_session");
+        cookies.putAll(seed.cookies());
+        sessionOpen = true;
+        seeded = seededAnswer(seed);
+      }
+      Episode episode = episode(new ResponseCreateParams((ObjectNode) row.get("responses_create_params")), cookies,
+          seeded);
+      cookies.putAll(episode.cookies());
+
+      ObjectNode verifyRequest = row.deepCopy();
+      verifyRequest.set("response", episode.response().json());
+      if (skipVerification) {
+        verifyRequest.put("reward", skipVerificationReward);
+        verifyRequest.put("verification_skipped", true);
+        return verifyRequest;
+      }
+      HttpReply verify = Calls.call("verify_error", () -> client.post(resourcesServer, "/verify", verifyRequest,
+          cookies));
+      try {
+        Calls.requireOk(verify, "verify_error", "verify");
+      } catch (RolloutFailure failure) {
+        // the episode is done: keep it with the failure, so that verify can be run again without the model
+        throw failure.withResponse(verifyRequest.get("response"));
+      }
+      // a verify that answered ended the session
+      verified = true;
+      JsonNode verdict = verify.json();
+      if (!(verdict instanceof ObjectNode result) || !verdict.path("reward").isNumber()) {
+        throw new RolloutFailure("verify_error", 502, "verify answered without a numeric reward: "
+            + Calls.abbreviate(verify.text()), null);
+      }
+      return result;
+    } finally {
+      if (sessionOpen && !verified) {
+        closeSession(cookies);
+      }
     }
-    JsonNode verdict = verify.json();
-    if (!(verdict instanceof ObjectNode result) || !verdict.path("reward").isNumber()) {
-      throw new RolloutFailure("verify_error", 502, "verify answered without a numeric reward: "
-          + Calls.abbreviate(verify.text()), null);
-    }
-    return result;
+  }
+
+  /**
+   * Tells the environment that a rollout ended without verify (a failure, its deadline, its caller gone, or verify
+   * skipped): {@code POST /close} ends its session now, with what the session holds (an interpreter process), instead
+   * of at its time to live. On a thread of its own, since this one may be interrupted; a failure of the call changes
+   * nothing (an environment without the route, NeMo Gym's, ends the session at its time to live or never).
+   */
+  private void closeSession(Map<String, String> cookies) {
+    Map<String, String> held = Map.copyOf(cookies);
+    Thread.ofVirtual().name("gym4j-close-session").start(() -> {
+      try {
+        context().client().post(resourcesServer, "/close", dev.gym4j.json.Json.object(), held);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(VerifyingAgent.class).debug("{}: closing a session of {} failed: {}",
+            context().name(), resourcesServer, e.toString());
+      }
+    });
   }
 
   /**

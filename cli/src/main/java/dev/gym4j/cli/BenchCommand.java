@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
         "the payload conversion cost and one HTTP hop between servers, each in a forked JVM after warm-up.",
         "With --sandbox, runs the sandbox figure instead: sandboxed executions per second of a trivial program",
         "against plain python3 -c in the same run, and p50/p99 latency of one run.",
-        "With --viewer, runs the viewer figure instead: gym4j view on a generated 1 GB rollouts file."})
+        "With --viewer, runs the viewer figure instead: gym4j view on a generated 1 GB rollouts file.",
+        "With --metrics, runs the metrics figure instead: CPU of one /aggregate_metrics of 100,000 rollouts."})
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "100000", description = "Rollouts to hold in flight (default "
       + "${DEFAULT-VALUE}).")
@@ -70,6 +71,14 @@ final class BenchCommand implements Callable<Integer> {
       + "in MB (default ${DEFAULT-VALUE}; written to the temporary directory and deleted after).")
   long viewerMegabytes;
 
+  @Option(names = "--metrics", description = "Run the metrics figure instead: the CPU time of one POST "
+      + "/aggregate_metrics with --metrics-rollouts rollouts of one task.")
+  boolean metrics;
+
+  @Option(names = "--metrics-rollouts", defaultValue = "100000", description = "Rollouts in the metrics figure's "
+      + "request (default ${DEFAULT-VALUE}).")
+  int metricsRollouts;
+
   @Override
   public Integer call() throws Exception {
     try {
@@ -85,6 +94,10 @@ final class BenchCommand implements Callable<Integer> {
     private BenchRun() {}
 
     static int run(BenchCommand command) throws Exception {
+      if (command.metrics) {
+        new dev.gym4j.bench.MetricsBenchmark(System.out, command.metricsRollouts, 5).run();
+        return 0;
+      }
       if (command.viewer) {
         new dev.gym4j.bench.ViewerBenchmark(System.out, command.viewerMegabytes * 1_000_000L,
             java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).run();

@@ -78,7 +78,17 @@ public final class RolloutCollector {
     this.terminal = terminal;
   }
 
+  /**
+   * Runs the collection; refuses at once, with a {@link ConfigException} naming the output, when another collector
+   * (of any process) is writing the same output ({@link OutputLock}).
+   */
   public Summary collect() {
+    try (OutputLock lock = OutputLock.acquire(options.output())) {
+      return collectLocked();
+    }
+  }
+
+  private Summary collectLocked() {
     List<ObjectNode> rollouts = rollouts();
     Set<String> done = new HashSet<>();
     JsonlFile.dropTornTail(options.output());

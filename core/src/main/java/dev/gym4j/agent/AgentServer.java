@@ -104,13 +104,14 @@ public abstract class AgentServer extends GymServer {
     routes.post("/v1/messages", call -> dev.gym4j.model.MessagesRoute.handle(call, params -> responses(params, call),
         params -> streamsLive() ? streamResponses(params, call) : null, dev.gym4j.model.MessagesRoute.Live.EPISODE));
     routes.anthropicCompatible("/v1/messages");
-    routes.post("/aggregate_metrics", call -> {
+    var metricsLimits = dev.gym4j.metrics.MetricsLimits.of(context());
+    routes.post("/aggregate_metrics", call -> metricsLimits.serve(call, body -> {
       try {
-        return aggregateMetrics(call.bodyObject(), call);
+        return aggregateMetrics(body, call);
       } catch (RolloutFailure failure) {
         return failed(failure);
       }
-    });
+    }));
     routes.post("/run", call -> {
       ObjectNode row = call.bodyObject();
       JsonNode params = Shape.required(row, "responses_create_params", java.util.List.of());

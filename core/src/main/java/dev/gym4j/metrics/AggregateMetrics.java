@@ -61,6 +61,9 @@ public final class AggregateMetrics {
     List<JsonNode> rows = new ArrayList<>();
     responses.forEach(rows::add);
     for (int i = 0; i < rows.size(); i++) {
+      if ((i & 4095) == 4095) {
+        Work.check();
+      }
       checked(rows.get(i), i);
     }
     ObjectNode entry = forAgent("", rows, custom);
@@ -127,8 +130,7 @@ public final class AggregateMetrics {
       entry.set("group_level_metrics", groups(tasks));
       return entry;
     }
-    ObjectNode passAtK = passAtK(tasks.values());
-    metrics.setAll(passAtK);
+    boolean binary = passAtK(tasks.values(), metrics);
     ObjectNode key = entry.putObject("key_metrics");
     // NeMo Gym's default key metrics are every mean/*; with pass@k, the highest k of each, as math_with_judge's
     metrics.properties().forEach(m -> {
@@ -138,8 +140,8 @@ public final class AggregateMetrics {
     });
     for (String family : List.of("pass@1[avg-of-%d]/accuracy", "pass@%d/accuracy", "majority@%d/accuracy")) {
       String highest = family.formatted(tasks.values().stream().mapToInt(List::size).max().orElse(0));
-      if (passAtK.has(highest)) {
-        key.set(highest, passAtK.get(highest));
+      if (binary && metrics.has(highest)) {
+        key.set(highest, metrics.get(highest));
       }
     }
     entry.set("group_level_metrics", groups(tasks));
@@ -228,16 +230,24 @@ public final class AggregateMetrics {
    * math_with_judge do.
    */
   public static ObjectNode passAtK(Collection<List<JsonNode>> tasks) {
+    ObjectNode out = Json.object();
+    passAtK(tasks, out);
+    return out;
+  }
+
+  /** {@link #passAtK(Collection)} added to {@code into}; false when the rewards are not all 0 or 1 (nothing added). */
+  private static boolean passAtK(Collection<List<JsonNode>> tasks, ObjectNode into) {
     boolean binary = tasks.stream().flatMap(List::stream).map(row -> row.path("reward").asDouble(0))
         .allMatch(reward -> reward == 0.0 || reward == 1.0);
     if (tasks.isEmpty() || !binary) {
-      return Json.object();
+      return false;
     }
     boolean answers = tasks.stream().flatMap(List::stream).anyMatch(row -> row.hasNonNull(ANSWER));
-    return PassMajority.of(new ArrayList<>(tasks), PassMajority.REWARD, answers ? ANSWER : null);
+    PassMajority.into(new ArrayList<>(tasks), PassMajority.REWARD, answers ? ANSWER : null, into);
+    return true;
   }
 
-  /** 1 − C(n−c, k) / C(n, k), exactly. */
+  /** 1 − C(n−c, k) / C(n, k), as a running product. */
   public static double unbiasedPassAtK(int n, int c, int k) {
     return PassMajority.unbiased(n, c, k);
   }

@@ -1,9 +1,7 @@
 package dev.gym4j.metrics;
 
-import java.math.BigInteger;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,20 +52,31 @@ public final class PassMajority {
     return new ArrayList<>(grouped.values());
   }
 
-  /** The pass@k family; {@code answerKey} null leaves out majority@k and no_answer. */
+  /**
+   * The pass@k family; {@code answerKey} null leaves out majority@k and no_answer. Linear in the rollouts plus the
+   * largest k per score name ({@link PassCurves}); the answer holds a handful of entries per k and name.
+   */
   public static ObjectNode of(List<List<JsonNode>> tasks, Scores scores, String answerKey) {
     ObjectNode out = Json.object();
+    into(tasks, scores, answerKey, out);
+    return out;
+  }
+
+  /** {@link #of} added to {@code out}, which saves copying a large answer into another object. */
+  static void into(List<List<JsonNode>> tasks, Scores scores, String answerKey, ObjectNode out) {
     if (tasks.isEmpty()) {
-      return out;
+      return;
     }
     List<List<Map<String, Double>>> all = new ArrayList<>();
-    List<List<JsonNode>> answers = new ArrayList<>();
+    List<List<JsonNode>> answers = answerKey == null ? null : new ArrayList<>();
     for (List<JsonNode> task : tasks) {
-      List<Map<String, Double>> taskScores = new ArrayList<>();
-      List<JsonNode> taskAnswers = new ArrayList<>();
+      Work.check();
+      List<Map<String, Double>> taskScores = new ArrayList<>(task.size());
+      List<JsonNode> taskAnswers = new ArrayList<>(task.size());
       for (JsonNode row : task) {
-        Map<String, Double> named = new LinkedHashMap<>(scores.apply(row));
+        Map<String, Double> named = scores.apply(row);
         if (answerKey != null) {
+          named = new HashMap<>(named);
           JsonNode answer = row.get(answerKey);
           taskAnswers.add(answer == null || answer.isNull() ? null : answer);
           named.put("no_answer", answer == null || answer.isNull() ? 1.0 : 0.0);
@@ -75,55 +84,83 @@ public final class PassMajority {
         taskScores.add(named);
       }
       all.add(taskScores);
-      answers.add(taskAnswers);
+      if (answers != null) {
+        answers.add(taskAnswers);
+      }
     }
     Set<String> names = new TreeSet<>();
     all.forEach(task -> task.forEach(s -> names.addAll(s.keySet())));
     int maxK = tasks.stream().mapToInt(List::size).max().orElse(0);
+    Map<String, PassCurves> curves = new LinkedHashMap<>();
+    for (String name : names) {
+      curves.put(name, PassCurves.of(all, answers, name, maxK));
+    }
     for (int k = 1; k <= maxK; k++) {
-      for (String name : names) {
-        passAtK(all, k, name, out);
-        averageOfK(all, k, name, out);
-        if (answerKey != null) {
-          majorityAtK(all, answers, k, name, out);
+      if ((k & 1023) == 0) {
+        Work.check();
+      }
+      for (var named : curves.entrySet()) {
+        PassCurves curve = named.getValue();
+        putIfNumber(out, "pass@" + k + "/" + named.getKey(), curve.pass[k]);
+        putIfNumber(out, "pass@1[avg-of-" + k + "]/" + named.getKey(), curve.average[k]);
+        if (curve.majority != null) {
+          out.put("majority@" + k + "/" + named.getKey(), curve.majority[k]);
         }
       }
     }
     ObjectNode perRun = out.putObject("per_sample_aggregate");
-    for (String name : names) {
-      List<Double> runs = new ArrayList<>();
-      for (int run = 0; run < maxK; run++) {
-        final int r = run;
-        List<Double> inRun = all.stream().filter(task -> r < task.size() && task.get(r).containsKey(name))
-            .map(task -> task.get(r).get(name)).toList();
-        if (!inRun.isEmpty()) {
-          runs.add(100.0 * inRun.stream().mapToDouble(Double::doubleValue).sum() / inRun.size());
+    curves.forEach((name, curve) -> {
+      if (curve.runs.length > 0) {
+        var array = perRun.putArray(name);
+        for (double run : curve.runs) {
+          array.add(run);
         }
       }
-      if (!runs.isEmpty()) {
-        runs.forEach(perRun.putArray(name)::add);
-      }
+    });
+    spreadAcrossRuns(curves, maxK, out);
+  }
+
+  private static void putIfNumber(ObjectNode out, String key, double value) {
+    if (!Double.isNaN(value)) {
+      out.put(key, value);
     }
+  }
+
+  /**
+   * For k ≥ 2, the sample standard deviation (and its standard error) of the first k per-run means, kept as a
+   * running mean and sum of squared deviations (Welford) rather than recomputed for every k.
+   */
+  private static void spreadAcrossRuns(Map<String, PassCurves> curves, int maxK, ObjectNode out) {
+    Map<String, double[]> spread = new LinkedHashMap<>();
+    curves.forEach((name, curve) -> {
+      double[] std = new double[maxK + 1];
+      double mean = 0;
+      double squares = 0;
+      for (int n = 1; n <= maxK; n++) {
+        if (n <= curve.runs.length) {
+          double x = curve.runs[n - 1];
+          double delta = x - mean;
+          mean += delta / n;
+          squares += delta * (x - mean);
+        }
+        int counted = Math.min(n, curve.runs.length);
+        std[n] = counted >= 2 ? Math.sqrt(squares / (counted - 1)) : Double.NaN;
+      }
+      spread.put(name, std);
+    });
     for (int k = 2; k <= maxK; k++) {
-      for (String name : names) {
-        JsonNode runs = perRun.path(name);
-        int n = Math.min(k, runs.size());
-        if (n >= 2) {
-          double mean = 0;
-          for (int i = 0; i < n; i++) {
-            mean += runs.get(i).asDouble() / n;
-          }
-          double squares = 0;
-          for (int i = 0; i < n; i++) {
-            squares += Math.pow(runs.get(i).asDouble() - mean, 2);
-          }
-          double std = Math.sqrt(squares / (n - 1));
-          out.put("pass@1[avg-of-" + k + "]/" + name + "/std_dev_across_runs", std);
-          out.put("pass@1[avg-of-" + k + "]/" + name + "/std_err_across_runs", std / Math.sqrt(n));
+      if ((k & 1023) == 0) {
+        Work.check();
+      }
+      for (var named : spread.entrySet()) {
+        double std = named.getValue()[k];
+        if (!Double.isNaN(std)) {
+          int counted = Math.min(k, curves.get(named.getKey()).runs.length);
+          out.put("pass@1[avg-of-" + k + "]/" + named.getKey() + "/std_dev_across_runs", std);
+          out.put("pass@1[avg-of-" + k + "]/" + named.getKey() + "/std_err_across_runs", std / Math.sqrt(counted));
         }
       }
     }
-    return out;
   }
 
   /**
@@ -214,82 +251,14 @@ public final class PassMajority {
     return key;
   }
 
-  private static void passAtK(List<List<Map<String, Double>>> all, int k, String name, ObjectNode out) {
-    double sum = 0;
-    int counted = 0;
-    for (List<Map<String, Double>> task : all) {
-      List<Double> values = task.stream().filter(s -> s.containsKey(name)).map(s -> s.get(name)).toList();
-      if (values.isEmpty() || k > values.size()) {
-        continue;
-      }
-      if (values.stream().allMatch(v -> v == 0.0 || v == 1.0)) {
-        sum += unbiased(values.size(), (int) values.stream().filter(v -> v != 0.0).count(), k);
-      } else {
-        sum += values.subList(0, k).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-      }
-      counted++;
-    }
-    if (counted > 0) {
-      out.put("pass@" + k + "/" + name, 100.0 * sum / counted);
-    }
-  }
-
-  private static void averageOfK(List<List<Map<String, Double>>> all, int k, String name, ObjectNode out) {
-    double sum = 0;
-    int counted = 0;
-    for (List<Map<String, Double>> task : all) {
-      List<Double> values = task.subList(0, Math.min(k, task.size())).stream().filter(s -> s.containsKey(name))
-          .map(s -> s.get(name)).toList();
-      if (!values.isEmpty()) {
-        sum += values.stream().mapToDouble(Double::doubleValue).sum() / values.size();
-        counted++;
-      }
-    }
-    if (counted > 0) {
-      out.put("pass@1[avg-of-" + k + "]/" + name, 100.0 * sum / counted);
-    }
-  }
-
-  private static void majorityAtK(List<List<Map<String, Double>>> all, List<List<JsonNode>> answers, int k,
-      String name, ObjectNode out) {
-    double sum = 0;
-    for (int t = 0; t < all.size(); t++) {
-      Map<List<Object>, Integer> votes = new LinkedHashMap<>();
-      for (int i = 0; i < Math.min(k, all.get(t).size()); i++) {
-        JsonNode answer = answers.get(t).get(i);
-        Double score = all.get(t).get(i).get(name);
-        if (answer != null && score != null) {
-          votes.merge(List.of(answer, score), 1, Integer::sum);
-        }
-      }
-      int most = votes.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-      List<Double> tied = votes.entrySet().stream().filter(e -> e.getValue() == most)
-          .map(e -> (Double) e.getKey().get(1)).toList();
-      sum += tied.isEmpty() ? 0 : tied.stream().mapToDouble(Double::doubleValue).sum() / tied.size();
-    }
-    out.put("majority@" + k + "/" + name, 100.0 * sum / all.size());
-  }
-
   /** Python truthiness of a subset value: null, false, 0 and "" are no subset. */
   private static boolean truthy(JsonNode value) {
     return value != null && !value.isNull() && !(value.isBoolean() && !value.asBoolean())
         && !(value.isNumber() && value.asDouble() == 0) && !(value.isString() && value.stringValue().isEmpty());
   }
 
-  /** 1 − C(n−c, k) / C(n, k), exactly. */
+  /** 1 − C(n−c, k) / C(n, k), as a running product. */
   static double unbiased(int n, int c, int k) {
-    if (n - c < k) {
-      return 1.0;
-    }
-    return 1.0 - new BigDecimal(binomial(n - c, k)).divide(new BigDecimal(binomial(n, k)), MathContext.DECIMAL64)
-        .doubleValue();
-  }
-
-  private static BigInteger binomial(int n, int k) {
-    BigInteger result = BigInteger.ONE;
-    for (int i = 0; i < k; i++) {
-      result = result.multiply(BigInteger.valueOf(n - i)).divide(BigInteger.valueOf(i + 1));
-    }
-    return result;
+    return PassCurves.unbiased(n, c, k);
   }
 }

@@ -54,7 +54,7 @@ public abstract class GymnasiumServer extends GymServer {
 
   @Override
   protected final void routes(Routes routes) {
-    sessions = ResourcesServer.sessionStore(this);
+    sessions = ResourcesServer.sessionStore(this, id -> { });
     routes.post("/reset", call -> {
       ObjectNode row = call.bodyObject();
       Reset reset = reset(row, sessions.start(call.sessionId()));
@@ -82,7 +82,8 @@ public abstract class GymnasiumServer extends GymServer {
       body.set("info", step.info());
       return body;
     });
-    routes.post("/aggregate_metrics", call -> dev.gym4j.metrics.AggregateMetrics.ofRequest(call.bodyObject()));
+    var metricsLimits = dev.gym4j.metrics.MetricsLimits.of(context());
+    routes.post("/aggregate_metrics", call -> metricsLimits.serve(call, dev.gym4j.metrics.AggregateMetrics::ofRequest));
   }
 
   /** Stops the session sweep; a subclass that overrides this calls {@code super.stop()}. */

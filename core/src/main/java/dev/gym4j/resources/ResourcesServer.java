@@ -17,6 +17,10 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link Tool} method, and {@code POST /verify}, which answers with the request echoed plus {@code reward}
  * and the verifier's extra fields, then ends the session.
  *
+ * <p>{@code POST /close} ends the caller's session (by its cookie) with whatever it holds: an agent calls it when a
+ * rollout ends without verify (a failed model call, a deadline, a caller gone), so that nothing of the rollout
+ * outlives it. gym4j's route; NeMo Gym has none, and its sessions live as long as the server.
+ *
  * <p>Only {@code seed_session} creates a session. A tool that takes a {@link Session} answers 409 to a call
  * without a live one (no cookie, a forged one, or a session that expired, was evicted or was verified);
  * {@code verify} without a session cookie scores on an empty session that is not kept, and refuses (409) a
@@ -58,6 +62,14 @@ public abstract class ResourcesServer extends GymServer {
     return java.util.Map.of();
   }
 
+  /**
+   * Called once when a session has ended, however it ended: verified, closed ({@code POST /close}), idle past
+   * {@code session_ttl_seconds}, evicted past {@code max_sessions}, replaced by a new seed, or the server stopping.
+   * An environment that holds something per session outside the {@link Session} (a process, a file) releases it
+   * here. Runs on the thread that ended the session, outside the store's lock; by default nothing.
+   */
+  protected void sessionEnded(String sessionId) {}
+
   /** Prepares a new rollout's session from its task row; the default keeps nothing. */
   protected void seedSession(ObjectNode row, Session session) {}
 
@@ -66,7 +78,11 @@ public abstract class ResourcesServer extends GymServer {
 
   @Override
   protected final void routes(Routes routes) {
-    sessions = sessionStore(this);
+    sessions = sessionStore(this, this::sessionEnded);
+    routes.post("/close", call -> {
+      sessions.end(call.sessionId());
+      return dev.gym4j.json.Json.object();
+    });
     java.util.Map<String, McpEndpoint.ServedTool> served = servedTools();
     McpEndpoint mcp = context().config().path(EXPOSE_TOOLS_OVER_MCP).asBoolean(false)
         ? new McpEndpoint(context().name(), served) : null;
@@ -113,7 +129,8 @@ public abstract class ResourcesServer extends GymServer {
       tools().forEach(tool -> tools.add(ToolSchemas.functionTool(tool)));
       return tools;
     });
-    routes.post("/aggregate_metrics", call -> aggregateMetrics(call.bodyObject()));
+    var metricsLimits = dev.gym4j.metrics.MetricsLimits.of(context());
+    routes.post("/aggregate_metrics", call -> metricsLimits.serve(call, this::aggregateMetrics));
     served.forEach((name, tool) -> routes.post("/" + name, call -> tool.runner().run(call.body(), call.sessionId())));
   }
 
@@ -156,7 +173,7 @@ public abstract class ResourcesServer extends GymServer {
    * The session store of a server, sized by its {@code max_sessions} (default 10,000) and
    * {@code session_ttl_seconds} (default one hour).
    */
-  static SessionStore sessionStore(GymServer server) {
+  static SessionStore sessionStore(GymServer server, java.util.function.Consumer<String> onEnd) {
     ObjectNode config = server.context().config();
     double ttl = config.path("session_ttl_seconds").asDouble(DEFAULT_SESSION_TTL.toSeconds());
     int max = config.path("max_sessions").asInt(SessionStore.DEFAULT_MAX_SESSIONS);
@@ -165,7 +182,7 @@ public abstract class ResourcesServer extends GymServer {
           : "session_ttl_seconds") + " must be a positive number");
     }
     return new SessionStore(server.context().name(), Duration.ofMillis((long) Math.min(ttl * 1000, Long.MAX_VALUE)),
-        max);
+        max, onEnd);
   }
 
   /** Stops the session sweep; a subclass that overrides this calls {@code super.stop()}. */

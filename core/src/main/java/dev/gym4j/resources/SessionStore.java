@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * the server and the reason ({@code capacity} or {@code expired}); {@value #LIVE_METRIC} is the number live.
  *
  * <p>The store remembers the ids of the last {@code max_sessions} ended sessions and why they ended, so
- * that a late call on one is refused with the reason.
+ * that a late call on one is refused with the reason. However a session ends (verified, closed, expired, evicted,
+ * replaced by a new seed of the same id, or the store closed), its listener hears of it once, after the store's
+ * lock is released: what the environment holds for the session outside it (an interpreter process) ends too.
  * Thread-safe; {@link #close} stops its sweep.
  */
 final class SessionStore implements AutoCloseable {
@@ -65,14 +67,21 @@ final class SessionStore implements AutoCloseable {
   private final Counter expired;
   private final AtomicLong lastWarningNanos = new AtomicLong(System.nanoTime() - WARN_EVERY.toNanos());
   private final ScheduledFuture<?> sweep;
+  private final java.util.function.Consumer<String> onEnd;
 
   SessionStore(String server, Duration ttl, int capacity) {
+    this(server, ttl, capacity, id -> { });
+  }
+
+  /** @param onEnd told the id of every session that ended, once, outside the store's lock; never throws */
+  SessionStore(String server, Duration ttl, int capacity, java.util.function.Consumer<String> onEnd) {
     if (capacity < 1 || ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("max_sessions and session_ttl_seconds must be positive");
     }
     this.server = server;
     this.ttlNanos = ttl.toNanos();
     this.capacity = capacity;
+    this.onEnd = onEnd;
     this.liveGauge = Metrics.gauge(LIVE_METRIC, server);
     this.evictedForCapacity = Counter.builder(EVICTED_METRIC).tag("server", server).tag("reason", "capacity")
         .register(Metrics.REGISTRY);
@@ -90,32 +99,46 @@ final class SessionStore implements AutoCloseable {
   }
 
   /** A new, empty session under this id, replacing any live one; the idlest is evicted past the cap. */
-  synchronized Session start(String id) {
-    ended.remove(id);
-    live.put(id, new Session(id));
-    while (live.size() > capacity) {
-      Iterator<Map.Entry<String, Session>> idlest = live.entrySet().iterator();
-      String evicted = idlest.next().getKey();
-      idlest.remove();
-      remember(evicted, Ended.EVICTED);
-      evictedForCapacity.increment();
-      warnOfEviction();
+  Session start(String id) {
+    java.util.List<String> gone = new java.util.ArrayList<>(1);
+    Session session;
+    synchronized (this) {
+      ended.remove(id);
+      if (live.put(id, new Session(id)) != null) {
+        gone.add(id);
+      }
+      while (live.size() > capacity) {
+        Iterator<Map.Entry<String, Session>> idlest = live.entrySet().iterator();
+        String evicted = idlest.next().getKey();
+        idlest.remove();
+        remember(evicted, Ended.EVICTED);
+        evictedForCapacity.increment();
+        warnOfEviction();
+        gone.add(evicted);
+      }
+      liveGauge.set(live.size());
+      session = live.get(id);
     }
-    liveGauge.set(live.size());
-    return live.get(id);
+    // the replaced session's resources end before the new one can make any
+    gone.forEach(this::notifyEnded);
+    return session;
   }
 
   /** The live session of this id, marked as used now. */
-  synchronized Optional<Session> find(String id) {
-    Session session = live.get(id);
-    if (session == null || session.idleNanos() > ttlNanos) {
-      if (session != null) {
-        expire(id);
+  Optional<Session> find(String id) {
+    synchronized (this) {
+      Session session = live.get(id);
+      if (session != null && session.idleNanos() <= ttlNanos) {
+        session.touch();
+        return Optional.of(session);
       }
-      return Optional.empty();
+      if (session == null) {
+        return Optional.empty();
+      }
+      expire(id);
     }
-    session.touch();
-    return Optional.of(session);
+    notifyEnded(id);
+    return Optional.empty();
   }
 
   /** Why a session of this id is not live, if it was live not long ago. */
@@ -123,11 +146,23 @@ final class SessionStore implements AutoCloseable {
     return Optional.ofNullable(ended.get(id));
   }
 
-  /** Ends a session (verified, or its episode is over). */
-  synchronized void end(String id) {
-    if (live.remove(id) != null) {
+  /** Ends a session (verified, closed, or its episode is over); nothing when it is not live. */
+  void end(String id) {
+    synchronized (this) {
+      if (live.remove(id) == null) {
+        return;
+      }
       remember(id, Ended.VERIFIED);
       liveGauge.set(live.size());
+    }
+    notifyEnded(id);
+  }
+
+  private void notifyEnded(String id) {
+    try {
+      onEnd.accept(id);
+    } catch (RuntimeException e) {
+      LOG.warn("{}: ending the resources of a session failed", server, e);
     }
   }
 
@@ -147,18 +182,23 @@ final class SessionStore implements AutoCloseable {
   }
 
   /** Drops every session idle past the time to live; the idlest come first, so it stops at the first fresh one. */
-  synchronized void sweep() {
-    Iterator<Map.Entry<String, Session>> sessions = live.entrySet().iterator();
-    while (sessions.hasNext()) {
-      Map.Entry<String, Session> idlest = sessions.next();
-      if (idlest.getValue().idleNanos() <= ttlNanos) {
-        break;
+  void sweep() {
+    java.util.List<String> gone = new java.util.ArrayList<>();
+    synchronized (this) {
+      Iterator<Map.Entry<String, Session>> sessions = live.entrySet().iterator();
+      while (sessions.hasNext()) {
+        Map.Entry<String, Session> idlest = sessions.next();
+        if (idlest.getValue().idleNanos() <= ttlNanos) {
+          break;
+        }
+        sessions.remove();
+        remember(idlest.getKey(), Ended.EXPIRED);
+        expired.increment();
+        gone.add(idlest.getKey());
       }
-      sessions.remove();
-      remember(idlest.getKey(), Ended.EXPIRED);
-      expired.increment();
+      liveGauge.set(live.size());
     }
-    liveGauge.set(live.size());
+    gone.forEach(this::notifyEnded);
   }
 
   private void expire(String id) {
@@ -189,10 +229,13 @@ final class SessionStore implements AutoCloseable {
   @Override
   public void close() {
     sweep.cancel(false);
+    java.util.List<String> gone;
     synchronized (this) {
+      gone = java.util.List.copyOf(live.keySet());
       live.clear();
       ended.clear();
       liveGauge.set(0);
     }
+    gone.forEach(this::notifyEnded);
   }
 }

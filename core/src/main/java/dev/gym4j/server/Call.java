@@ -62,6 +62,69 @@ public final class Call {
     return body;
   }
 
+  /**
+   * The body as a JSON object whose array {@code field} has at most {@code maxElements} elements; empty when it has
+   * more. The elements are counted on the tokens first, without building anything, so a body of many tiny elements
+   * (3 bytes each build an object of a hundred) is refused before it becomes a tree. Malformed JSON and a body that
+   * is no object are 422s as {@link #bodyObject()} gives them.
+   */
+  public java.util.Optional<ObjectNode> bodyObject(String field, int maxElements) {
+    if (body == null && rawBody.length > 0 && tooMany(field, maxElements)) {
+      return java.util.Optional.empty();
+    }
+    ObjectNode tree = bodyObject();
+    JsonNode array = tree.get(field);
+    return array != null && array.isArray() && array.size() > maxElements ? java.util.Optional.empty()
+        : java.util.Optional.of(tree);
+  }
+
+  /** Whether an array {@code field} of the raw body's top object has more than {@code max} elements. */
+  private boolean tooMany(String field, int max) {
+    try (tools.jackson.core.JsonParser parser = Json.MAPPER.createParser(rawBody)) {
+      if (parser.nextToken() != tools.jackson.core.JsonToken.START_OBJECT) {
+        // refused before anything is built from it
+        throw new FieldError(List.of(), "Input should be a valid object", "object_type");
+      }
+      while (parser.nextToken() == tools.jackson.core.JsonToken.PROPERTY_NAME) {
+        boolean counted = parser.currentName().equals(field);
+        if (parser.nextToken() == tools.jackson.core.JsonToken.START_ARRAY && counted) {
+          long count = 0;
+          for (var token = parser.nextToken(); token != null && token != tools.jackson.core.JsonToken.END_ARRAY;
+              token = parser.nextToken()) {
+            if (++count > max) {
+              return true;
+            }
+            parser.skipChildren();
+          }
+        } else {
+          parser.skipChildren();
+        }
+      }
+      return false;
+    } catch (JacksonException e) {
+      throw new FieldError(List.of(), "JSON decode error: " + e.getOriginalMessage(), "json_invalid");
+    }
+  }
+
+  /**
+   * Runs CPU-bound {@code work} on this thread for at most {@code limit}: past it the thread is interrupted, as when
+   * the caller leaves, and the answer is empty once the work has stopped (work that never looks at its interrupt
+   * runs to its end, and its result is kept). A failure of the work for another reason is thrown as it came.
+   */
+  public <T> java.util.Optional<T> within(java.time.Duration limit, java.util.function.Supplier<T> work) {
+    Deadlines.Deadline deadline = Deadlines.interruptAfter(limit);
+    try {
+      return java.util.Optional.of(work.get());
+    } catch (RuntimeException e) {
+      if (deadline.passed()) {
+        return java.util.Optional.empty();
+      }
+      throw e;
+    } finally {
+      Deadlines.cancel(deadline);
+    }
+  }
+
   /** The body, which must be a JSON object. */
   public ObjectNode bodyObject() {
     return Shape.object(body(), List.of());

@@ -166,6 +166,18 @@ public final class ServerSentEvents {
    * {@link IOException} (an {@link InterruptedIOException} for the deadline). The stream is not closed here.
    */
   public static void read(InputStream in, int maxEventBytes, Duration idle, Reader reader) throws IOException {
+    read(in, maxEventBytes, idle, null, reader);
+  }
+
+  /**
+   * As {@link #read(InputStream, int, Duration, Reader)}, and the whole stream must end within {@code total} (null:
+   * no bound): data that comes past it fails the read with {@link Overdue}, however steadily it came (a stream that
+   * falls silent meets the idle deadline instead, so none lives longer than {@code total} plus {@code idle}).
+   * Without it an upstream that sends an event now and then never ends while its reader keeps reading.
+   */
+  public static void read(InputStream in, int maxEventBytes, Duration idle, Duration total, Reader reader)
+      throws IOException {
+    long end = System.nanoTime() + (total == null ? Long.MAX_VALUE / 2 : total.toNanos());
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     StringBuilder data = null;
     String name = null;
@@ -183,6 +195,9 @@ public final class ServerSentEvents {
         throw late ? new InterruptedIOException("no event within " + idle.toSeconds() + " s") : e;
       }
       Deadlines.cancel(timer);
+      if (n > 0 && System.nanoTime() - end > 0) {
+        throw new Overdue(total);
+      }
       if (n < 0) {
         return;
       }
@@ -215,6 +230,14 @@ public final class ServerSentEvents {
         }
         // comments (":…"), id: and retry: carry nothing gym4j uses
       }
+    }
+  }
+
+  /** A stream that did not end within its total deadline: a timeout, as an idle stream's. */
+  public static final class Overdue extends InterruptedIOException {
+    Overdue(Duration total) {
+      super("the stream ran longer than " + (total.toMillis() % 1000 == 0 ? String.valueOf(total.toSeconds())
+          : String.valueOf(total.toMillis() / 1000.0)) + " s, its deadline");
     }
   }
 

@@ -116,6 +116,41 @@ class SessionLimitsTest {
         + name + "\"}", "gym4j_sessions_live{server=\"" + name + "\"} 3.0");
   }
 
+  /**
+   * Issue 31, defect 3: what a session holds outside it ends with it, however it ends. The environment hears of
+   * every end (sessionEnded): POST /close (an agent whose rollout failed), verify, eviction, a sweep at the time to
+   * live, a new seed of the same session, and the server stopping.
+   */
+  @Test
+  void every_way_a_session_ends_tells_the_environment_once_issue_31() throws InterruptedException {
+    deploy("sessions_f", ", max_sessions: 2, session_ttl_seconds: 0.5");
+    dev.gym4j.testing.CounterEnvironment environment = (dev.gym4j.testing.CounterEnvironment) server();
+    Map<String, String> closed = seed(1);
+    assertThat(post("/close", "{}", closed).status()).isEqualTo(200);
+    assertThat(environment.ended).hasSize(1);
+    HttpReply late = post("/get_counter_value", "{}", closed);
+    assertThat(late.status()).isEqualTo(409);
+    assertThat(late.json().get("detail").asString()).contains("has ended");
+    assertThat(post("/close", "{}", closed).status()).as("closing twice is harmless").isEqualTo(200);
+    assertThat(post("/close", "{}", Map.of()).status()).as("no session: nothing to end").isEqualTo(200);
+    assertThat(environment.ended).hasSize(1);
+
+    assertThat(post("/verify", VERIFY, seed(2)).status()).isEqualTo(200);
+    assertThat(environment.ended).hasSize(2);
+    Map<String, String> reseeded = seed(3);
+    assertThat(post("/seed_session", "{\"initial_count\": 4}", reseeded).status()).isEqualTo(200);
+    assertThat(environment.ended).as("a new seed replaces the session").hasSize(3);
+    seed(5);
+    seed(6);
+    assertThat(environment.ended).as("one evicted past max_sessions").hasSize(4);
+
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (environment.ended.size() < 6 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(environment.ended).as("both idle ones swept").hasSize(6);
+  }
+
   @Test
   void idle_sessions_are_swept_on_a_timer_without_any_request_issue_14() throws InterruptedException {
     deploy("sessions_d", ", session_ttl_seconds: 0.2");

@@ -19,6 +19,14 @@ public final class CounterEnvironment extends ResourcesServer {
 
   public record CounterValue(int count) {}
 
+  /** The ids of the sessions that ended, in order (see {@link #sessionEnded}). */
+  public final java.util.List<String> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @Override
+  protected void sessionEnded(String sessionId) {
+    ended.add(sessionId);
+  }
+
   @Override
   protected void seedSession(ObjectNode row, Session session) {
     session.put("count", new AtomicInteger(row.path("initial_count").asInt(0)));

@@ -41,6 +41,10 @@ final class EventRelay {
   }
 
   /**
+   * Passes an upstream's events on to our caller as they come. {@code idle} (the deployment's
+   * {@code client_request_timeout_seconds}) bounds both the wait for each event and the whole stream: an upstream
+   * that never stops is cut at it, however steadily it sends, and the caller gets an error event saying so.
+   *
    * @param done the raw data that ends the stream ({@code [DONE]} for Chat Completions), passed on as is; null
    *     when the stream just ends
    * @param error the event to send when the upstream fails, from its message and the next sequence number
@@ -50,7 +54,7 @@ final class EventRelay {
     return ServerSentEvents.stream(sink -> {
       long[] next = {0};
       try (upstream) {
-        ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, event -> {
+        ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, idle, event -> {
           if (event.data().equals(done)) {
             send(() -> sink.sendText(event.name(), done));
             return false;
@@ -109,13 +113,13 @@ final class EventRelay {
 
   /**
    * Reads an upstream stream whose events are added up into one answer, as {@link ServerSentEvents#read} does
-   * (idle deadline, event size limit), and fails once the events' data passes {@code maxChars} in all: the
+   * (idle deadline, event size limit, and {@code idle} again as the deadline of the whole stream), and fails once the events' data passes {@code maxChars} in all: the
    * answer is held until its end, so an upstream that never stops must not grow it without bound.
    */
   static void readAnswer(InputStream upstream, Duration idle, long maxChars, ServerSentEvents.Reader reader)
       throws IOException {
     long[] chars = {0};
-    ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, event -> {
+    ServerSentEvents.read(upstream, MAX_EVENT_BYTES, idle, idle, event -> {
       chars[0] += event.data().length();
       if (chars[0] > maxChars) {
         throw new IOException("the answer is longer than " + maxChars + " characters");

@@ -48,6 +48,8 @@ public final class EventUpstream implements AutoCloseable {
   private volatile List<String> events = List.of();
   private volatile Predicate<String> holdAfter = event -> false;
   private volatile boolean silentAtEnd;
+  /** When set, a stream that sent its events repeats its last one at this interval, forever. */
+  private volatile Duration repeatEvery;
   /** The latest stream's hold: released by the test; whether the stream sent its rest. */
   private volatile Hold hold = new Hold();
   /** Every stream's hold, released on close. */
@@ -101,6 +103,15 @@ public final class EventUpstream implements AutoCloseable {
   /** A stream that sent its events stays silent, its connection open, until this upstream is closed. */
   public EventUpstream silentAtEnd() {
     silentAtEnd = true;
+    return this;
+  }
+
+  /**
+   * A stream that sent its events sends its last one again every {@code every}, until its caller leaves or this
+   * upstream is closed: an upstream that streams forever, never idle.
+   */
+  public EventUpstream repeatLastEvery(Duration every) {
+    repeatEvery = every;
     return this;
   }
 
@@ -177,6 +188,11 @@ public final class EventUpstream implements AutoCloseable {
       }
       if (silentAtEnd) {
         closing.await(WAIT_SECONDS, TimeUnit.SECONDS);
+      }
+      Duration every = repeatEvery;
+      while (every != null && !events.isEmpty() && !closing.await(every.toMillis(), TimeUnit.MILLISECONDS)) {
+        out.write(events.getLast().getBytes(StandardCharsets.UTF_8));
+        out.flush();
       }
     } catch (IOException e) {
       // our caller left: nothing more to send

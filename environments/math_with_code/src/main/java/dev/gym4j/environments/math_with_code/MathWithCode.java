@@ -44,6 +44,18 @@ public final class MathWithCode extends SandboxedServer {
         Duration.ofSeconds(config.path("session_ttl_seconds").asLong(DEFAULT_SESSION_TTL.toSeconds())));
   }
 
+  /**
+   * The rollout's interpreter ends with its session, however the session ended: verified, closed by an agent
+   * whose rollout failed, idle past session_ttl_seconds or evicted. NeMo Gym's math_with_code keeps it until
+   * end_session, verify or the server stops.
+   */
+  @Override
+  protected void sessionEnded(String sessionId) {
+    if (sessions != null) {
+      sessions.end(sessionId);
+    }
+  }
+
   @Override
   protected void stop() {
     if (sessions != null) {
