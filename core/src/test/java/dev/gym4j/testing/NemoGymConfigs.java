@@ -108,11 +108,24 @@ public final class NemoGymConfigs {
     try (Stream<Path> files = Files.walk(root().resolve("benchmarks"))) {
       files.filter(file -> file.getFileName().toString().matches("config.*\\.yaml"))
           .filter(file -> !root().relativize(file).toString().contains("/prompts/"))
+          .filter(NemoGymConfigs::declaresABenchmark)
           .forEach(file -> paths.add(root().relativize(file).toString()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return paths.stream().sorted().toList();
+  }
+
+  /**
+   * Whether a benchmark folder's config declares a benchmark dataset: NeMo Gym also keeps shared pieces there that
+   * only others chain (litmus-bench's {@code config_adme_base.yaml}), which are not run on their own.
+   */
+  private static boolean declaresABenchmark(Path config) {
+    try {
+      return Files.readString(config).contains("type: benchmark");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
