@@ -280,8 +280,13 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private ConfigException noEnvironment() {
-    return new ConfigException("no environment named " + environment + ": expected " + "environments/" + environment
-        + "/config.yaml in the working directory or the gym4j installation");
+    return unknownEnvironment(environment);
+  }
+
+  /** One line: no such environment, the closest names, and where the list is. */
+  static ConfigException unknownEnvironment(String name) {
+    return new ConfigException("no environment named " + name
+        + Spelling.didYouMean(name, ListCommand.environments().keySet()) + " (gym4j list environments lists them)");
   }
 
   /** The environment's agent: the first agent instance whose resources_server is in this config. */
