@@ -195,8 +195,8 @@ final class DataCommand {
       List<ObjectNode> exported = Exporter.export(rows, options);
       java.nio.file.Files.createDirectories(output.toAbsolutePath().getParent());
       java.nio.file.Files.write(output, exported.stream().map(Json::write).collect(Collectors.toList()));
-      spec.commandLine().getOut().printf("%d rollouts read, %d rows written to %s (%s)%n", rows.size(),
-          exported.size(), output, format);
+      spec.commandLine().getOut().printf("%d rollouts read, %d rows written to %s (%s)%s%n", rows.size(),
+          exported.size(), output, format, exported.isEmpty() ? ": " + Exporter.whyEmpty(rows, options) : "");
       spec.commandLine().getOut().flush();
       return 0;
     }
