@@ -92,10 +92,14 @@ final class DataCommand {
               + "config order, with its <type>_metrics.json (+overwrite_metrics_conflicts=true replaces one that "
               + "differs)."})
   static final class Collate implements Callable<Integer> {
+    /** Under results/, which git ignores: a README command run in a clone leaves no untracked file. */
+    static final String DEFAULT_COLLATED = "results/data/train.jsonl";
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--output", description = "One shuffled file.")
+    @Option(names = "--output", description = "One shuffled file (default " + DEFAULT_COLLATED + " when "
+        + "--output-dir is not given either).")
     Path output;
 
     @Option(names = "--output-dir", paramLabel = "DIR", description = "One file per dataset type (NeMo Gym's "
@@ -117,9 +121,12 @@ final class DataCommand {
 
     @Override
     public Integer call() {
-      if ((output == null) == (outputDir == null)) {
+      if (output != null && outputDir != null) {
         throw new ConfigException("give --output FILE (one shuffled file) or --output-dir DIR (one file per dataset "
-            + "type), one of them");
+            + "type), not both");
+      }
+      if (output == null && outputDir == null) {
+        output = Path.of(DEFAULT_COLLATED);
       }
       if (outputDir != null && !split.isEmpty()) {
         throw new ConfigException("--split divides the one file of --output; --output-dir writes a file per type");
@@ -149,7 +156,8 @@ final class DataCommand {
     @Option(names = "--format", required = true, description = "sft-messages, dpo-pairs, rl-scored or verl-jsonl.")
     String format;
 
-    @Option(names = "--output", required = true)
+    @Option(names = "--output", paramLabel = "JSONL",
+        description = "The training data (default results/<rollouts' name>_<format>.jsonl).")
     Path output;
 
     @Option(names = "--min-reward")
@@ -192,11 +200,15 @@ final class DataCommand {
           allPairs ? Exporter.Pairing.ALL : Exporter.Pairing.BEST_VS_WORST, withAdvantages,
           Transcript.Reasoning.valueOf(reasoning.toUpperCase(java.util.Locale.ROOT)), keepDeveloperRole);
       List<JsonNode> rows = Json.readLines(rollouts);
+      if (output == null) {
+        output = Path.of("results", rollouts.getFileName().toString().replaceFirst("\\.jsonl?$", "") + "_"
+            + format.toLowerCase(java.util.Locale.ROOT) + ".jsonl");
+      }
       List<ObjectNode> exported = Exporter.export(rows, options);
       java.nio.file.Files.createDirectories(output.toAbsolutePath().getParent());
       java.nio.file.Files.write(output, exported.stream().map(Json::write).collect(Collectors.toList()));
-      spec.commandLine().getOut().printf("%d rollouts read, %d rows written to %s (%s)%n", rows.size(),
-          exported.size(), output, format);
+      spec.commandLine().getOut().printf("%d rollouts read, %d rows written to %s (%s)%s%n", rows.size(),
+          exported.size(), output, format, exported.isEmpty() ? ": " + Exporter.whyEmpty(rows, options) : "");
       spec.commandLine().getOut().flush();
       return 0;
     }

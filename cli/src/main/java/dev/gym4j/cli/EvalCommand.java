@@ -150,6 +150,9 @@ final class EvalCommand implements Callable<Integer> {
           + "rollouts: --input, --split and a --config without --env need a model)");
     }
     Path recordings = replay ? RecordedReplay.locate(environment, noEnvironment()) : null;
+    var out = spec.commandLine().getOut();
+    out.println(modelChoice(replay, local));
+    out.flush();
     if (replay) {
       arguments.add("+config_paths=[models/configs/replay_model.yaml," + envConfig + "]");
       arguments.add("++policy_recordings=[" + recordings + "]");
@@ -167,7 +170,6 @@ final class EvalCommand implements Callable<Integer> {
         : Path.of("results", (bench != null ? bench.name().replace('/', '_') : environment) + ".jsonl");
     Path input = this.input != null ? this.input : split != null ? collated(config, rollouts)
         : bench != null ? benchData : exampleData(config, agent);
-    var out = spec.commandLine().getOut();
     RecordedReplay recorded = null;
     if (replay && bench == null) {
       recorded = RecordedReplay.of(recordings, input);
@@ -257,6 +259,29 @@ final class EvalCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The first line of every eval: which model answers and why, so an {@code env.yaml} in the working directory
+   * never switches from replay to a live model unseen.
+   */
+  private String modelChoice(boolean replay, GlobalConfig local) {
+    if (replay) {
+      return "model: replay_model, because no model is configured (no --model-url, and no policy_base_url in "
+          + ConfigLoader.ENV_FILE + " or the overrides)";
+    }
+    String url = modelUrl != null ? modelUrl : text(local, "policy_base_url");
+    String name = model != null ? model : text(local, "policy_model_name");
+    String why;
+    if (modelUrl != null) {
+      why = "--model-url";
+    } else if (ConfigLoader.ENV_FILE.equals(local.origins().of("policy_base_url"))) {
+      why = ConfigLoader.ENV_FILE + " at " + Path.of(ConfigLoader.ENV_FILE).toAbsolutePath()
+          + " (policy_base_url; --model-url overrides it)";
+    } else {
+      why = "the override of policy_base_url on the command line";
+    }
+    return "model: " + name + " at " + url + ", live, from " + why;
+  }
+
   private static String text(GlobalConfig config, String key) {
     return config.get(key).map(JsonNode::asString).orElse("?");
   }
@@ -280,8 +305,13 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private ConfigException noEnvironment() {
-    return new ConfigException("no environment named " + environment + ": expected " + "environments/" + environment
-        + "/config.yaml in the working directory or the gym4j installation");
+    return unknownEnvironment(environment);
+  }
+
+  /** One line: no such environment, the closest names, and where the list is. */
+  static ConfigException unknownEnvironment(String name) {
+    return new ConfigException("no environment named " + name
+        + Spelling.didYouMean(name, ListCommand.environments().keySet()) + " (gym4j list environments lists them)");
   }
 
   /** The environment's agent: the first agent instance whose resources_server is in this config. */

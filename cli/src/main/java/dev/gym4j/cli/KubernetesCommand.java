@@ -41,7 +41,7 @@ final class KubernetesCommand {
     @Parameters(paramLabel = "OVERRIDE", description = "Config overrides, as for run.")
     List<String> overrides = new ArrayList<>();
 
-    @Option(names = {"--output", "-o"}, defaultValue = "k8s", paramLabel = "DIR",
+    @Option(names = {"--output", "-o"}, defaultValue = "results/k8s", paramLabel = "DIR",
         description = "Where to write gym4j.yaml and gym4j-secret.yaml (default: ${DEFAULT-VALUE}).")
     Path output;
 

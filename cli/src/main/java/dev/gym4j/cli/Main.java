@@ -34,8 +34,30 @@ public final class Main {
       description = "Print stack traces of errors.")
   boolean debug;
 
+  /** Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+  static final int INTERRUPTED = 130;
+
   public static void main(String[] args) {
-    System.exit(run(args));
+    // SLF4J set up on this thread before any other starts: logging from several threads while it initializes
+    // made SLF4J replay those calls with three SLF4J(W) lines on stderr
+    org.slf4j.LoggerFactory.getILoggerFactory();
+    int status = run(args);
+    if (!shuttingDown()) {
+      System.exit(status);
+    }
+    // Ctrl-C came first: the JVM is already exiting (with 130), and System.exit would wait for it forever
+  }
+
+  /** Whether the JVM has begun to exit (Ctrl-C, SIGTERM), when a command's failure is only a consequence. */
+  static boolean shuttingDown() {
+    Thread probe = new Thread(() -> { });
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
+    }
   }
 
   static int run(String... args) {
@@ -86,6 +108,11 @@ public final class Main {
   }
 
   private static int handleError(Exception error, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+    if (shuttingDown()) {
+      // stopped by Ctrl-C, perhaps before the command could register its own shutdown hook
+      // ("Shutdown in progress"): what failed then failed because of it, and says nothing new
+      return INTERRUPTED;
+    }
     PrintWriter err = commandLine.getErr();
     boolean debug = ((Main) commandLine.getCommandSpec().root().userObject()).debug;
     boolean userError = error instanceof ConfigException || error instanceof FieldError;

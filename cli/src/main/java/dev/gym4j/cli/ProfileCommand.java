@@ -21,9 +21,9 @@ import tools.jackson.databind.JsonNode;
 
 /** {@code gym4j profile}: NeMo Gym's {@code gym eval profile} ({@code ng_reward_profile}). */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-    description = {"Per-task pass rates and reward statistics of a collection, for curriculum filtering (NeMo Gym's",
-        "gym eval profile): writes <rollouts>_reward_profiling.jsonl (one line per task: mean/std/min/max/median of",
-        "reward and every numeric field, the task's row, its rollouts) and <rollouts>_agent_metrics.json.",
+    description = {"Per-task pass rates and reward statistics of a collection, for curriculum filtering (NeMo Gym's "
+        + "gym eval profile): writes <rollouts>_reward_profiling.jsonl (one line per task: mean/std/min/max/median of "
+        + "reward and every numeric field, the task's row, its rollouts) and <rollouts>_agent_metrics.json.",
         "NeMo Gym's +materialized_inputs_jsonl_fpath= +rollouts_jsonl_fpath= +allow_partial_rollouts= work too."})
 final class ProfileCommand implements Callable<Integer> {
   @Spec

@@ -21,7 +21,7 @@ final class Project {
   static Path environment(String name) {
     Path dir = root().resolve("environments").resolve(name);
     if (!Files.isDirectory(dir)) {
-      throw new ConfigException("no environment named " + name + " under " + root().resolve("environments"));
+      throw EvalCommand.unknownEnvironment(name);
     }
     return dir;
   }

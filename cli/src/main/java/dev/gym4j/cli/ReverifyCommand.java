@@ -87,6 +87,9 @@ final class ReverifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (!ListCommand.environments().containsKey(environment)) {
+      throw EvalCommand.unknownEnvironment(environment);
+    }
     Path failures = beside(output, "failures.jsonl");
     prepareOutput(failures);
     List<JsonNode> recorded = Json.readLines(rollouts);

@@ -60,8 +60,9 @@ final class RunCommand implements Callable<Integer> {
     out.println("Registration secret for gym4j serve (sha256 " + secret.secret().fingerprint() + "): "
         + secret.where() + ".");
     if (!elsewhere.isEmpty()) {
-      out.println("Waiting for " + String.join(", ", elsewhere) + " to be announced: gym4j serve <instance> --head "
-          + deployment.head().url());
+      out.println("Waiting for " + String.join(", ", elsewhere) + " to be announced; on its machine run "
+          + String.join(", and ", elsewhere.stream().map(name -> "gym4j serve " + name + " --head "
+              + deployment.head().url()).toList()));
     }
     out.flush();
     if (check) {

@@ -15,10 +15,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code gym4j view}: a local web page over rollout files, until Ctrl-C. */
 @Command(name = "view", mixinStandardHelpOptions = true,
-    description = {"Open rollout files (gym4j's or NeMo Gym's) in a local web page: overview with metrics and charts,",
-        "a filterable table with GRPO groups, each rollout's conversation and verify result, and a compare view.",
-        "Failures (<stem>_failures.jsonl) and recorded metrics (<stem>_aggregate_metrics.json) beside a file are",
-        "shown too; a file a running collection appends to is followed. Stop with Ctrl-C."})
+    description = {"Open rollout files (gym4j's or NeMo Gym's) in a local web page: overview with metrics and charts, "
+        + "a filterable table with GRPO groups, each rollout's conversation and verify result, and a compare view.",
+        "Failures (<stem>_failures.jsonl) and recorded metrics (<stem>_aggregate_metrics.json) beside a file are "
+        + "shown too; a file a running collection appends to is followed. Stop with Ctrl-C."})
 final class ViewCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -29,6 +29,41 @@ class DataCommandTest {
     assertThat(command.out()).contains("5 rollouts read, 6 rows written");
   }
 
+  /** issue 39: an export that writes nothing says why, on the line that says so. */
+  @Test
+  void anExportThatWritesNothingSaysWhy() throws Exception {
+    Path recorded = Fixtures.environment("example_single_tool_call").resolve("example_rollouts.jsonl");
+    Path output = dir.resolve("out.jsonl");
+    assertThat(command.run("data", "export", recorded.toString(), "--format", "dpo-pairs", "--output",
+        output.toString())).as(command.err()).isZero();
+    assertThat(command.out().strip()).isEqualTo("5 rollouts read, 0 rows written to " + output + " (dpo-pairs): no "
+        + "task had two rollouts whose rewards differ by at least 0.1 (--min-quality-difference) among 5 tasks, 5 "
+        + "of them with a single rollout (collect with --repeats 2 or more)");
+
+    // two rollouts of every task, with the same reward
+    Path twice = dir.resolve("twice.jsonl");
+    List<String> lines = Files.readAllLines(recorded);
+    Files.write(twice, java.util.stream.Stream.concat(lines.stream(), lines.stream()).toList());
+    CapturedCommand pairs = new CapturedCommand();
+    assertThat(pairs.run("data", "export", twice.toString(), "--format", "dpo-pairs", "--output", output.toString()))
+        .isZero();
+    assertThat(pairs.out()).contains("10 rollouts read, 0 rows written", "no task had two rollouts whose rewards "
+        + "differ by at least 0.1 (--min-quality-difference) among 5 tasks\n");
+
+    CapturedCommand filtered = new CapturedCommand();
+    assertThat(filtered.run("data", "export", recorded.toString(), "--format", "sft-messages", "--min-reward", "2",
+        "--output", output.toString())).isZero();
+    assertThat(filtered.out()).contains("5 rollouts read, 0 rows written to " + output + " (sft-messages): the "
+        + "filters kept none of the 5 rollouts: 5 below --min-reward 2.0");
+
+    Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
+    CapturedCommand nothing = new CapturedCommand();
+    assertThat(nothing.run("data", "export", empty.toString(), "--format", "rl-scored", "--output",
+        output.toString())).isZero();
+    assertThat(nothing.out()).contains("0 rollouts read, 0 rows written to " + output + " (rl-scored): the file has "
+        + "no rollouts");
+  }
+
   @Test
   void validatesADatasetAndExitsNonZeroOnABadRow() throws Exception {
     Path good = dir.resolve("good.jsonl");

@@ -199,6 +199,24 @@ class EvalCommandTest {
     assertThat(withoutModel.err()).contains("no environment named no_such_env");
   }
 
+  /** issue 39: a misspelt --env gets the closest names, on one line, exit 2, from every command that takes one. */
+  @Test
+  void aMisspeltEnvironmentGetsADidYouMean() {
+    assertThat(run("eval", "--env", "mcq")).isEqualTo(Main.USAGE_ERROR);
+    assertThat(command.err().strip()).isEqualTo(
+        "error: no environment named mcq; did you mean mcqa, mrcr or bunsenbench_chemistry_mcq? (gym4j list "
+        + "environments lists them)");
+    CapturedCommand reverify = new CapturedCommand();
+    assertThat(reverify.run("reverify", "--env", "example_single_tol_call", "--rollouts", "r.jsonl", "--output",
+        dir.resolve("o.jsonl").toString())).isEqualTo(Main.USAGE_ERROR);
+    assertThat(reverify.err().lines().toList()).singleElement().asString()
+        .startsWith("error: no environment named example_single_tol_call; did you mean example_single_tool_call");
+    CapturedCommand test = new CapturedCommand();
+    assertThat(test.run("test", "math_with_judg")).isEqualTo(Main.USAGE_ERROR);
+    assertThat(test.err().lines().toList()).singleElement().asString()
+        .startsWith("error: no environment named math_with_judg; did you mean math_with_judge");
+  }
+
   @Test
   void metricsOfANeMoGymFileAreItsMeanReward() {
     Path file = Fixtures.environment("math_with_judge").resolve("example_rollouts.jsonl");

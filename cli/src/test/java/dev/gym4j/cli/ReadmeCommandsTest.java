@@ -65,6 +65,7 @@ class ReadmeCommandsTest {
         + "policy_model_name: Qwen/Qwen3-8B\nhead_server:\n  port: " + headPort + "\n");
     String previousHome = System.getProperty("gym4j.home");
     System.setProperty("gym4j.home", tour.toString());
+    java.util.Set<String> before = topLevel(tour);
     try {
       List<String> ran = new ArrayList<>();
       for (List<String> block : commandBlocks(Files.readString(Fixtures.projectRoot().resolve("README.md")))) {
@@ -80,12 +81,26 @@ class ReadmeCommandsTest {
       assertThat(ran).as("the README's commands").hasSizeGreaterThanOrEqualTo(15)
           .anyMatch(c -> c.startsWith("./gym4j collect")).anyMatch(c -> c.startsWith("./gym4j data collate"));
       assertThat(tour.resolve("results/run.jsonl")).exists();
+      // issue 39: what the README's commands write lands where git ignores it (results/, .gym4j/), never as
+      // untracked files in the clone's root
+      java.util.Set<String> added = topLevel(tour);
+      added.removeAll(before);
+      assertThat(added).as("new entries in the project root").isSubsetOf("results", ".gym4j");
+      assertThat(Files.readAllLines(Fixtures.projectRoot().resolve(".gitignore")))
+          .contains("results/", ".gym4j/");
     } finally {
       if (previousHome == null) {
         System.clearProperty("gym4j.home");
       } else {
         System.setProperty("gym4j.home", previousHome);
       }
+    }
+  }
+
+  private static java.util.Set<String> topLevel(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(
+          java.util.TreeSet::new));
     }
   }
 

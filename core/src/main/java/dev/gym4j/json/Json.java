@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.gym4j.config.ConfigException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -41,6 +42,18 @@ public final class Json {
 
   public static ArrayNode array() {
     return JsonNodeFactory.instance.arrayNode();
+  }
+
+  /**
+   * {@code FILE line N is not JSON (column C: what the parser expected)}: the parser's own message without its
+   * source excerpt and byte offset, which name neither the file nor the line.
+   */
+  public static String badLine(Path file, int number, JacksonException error) {
+    String reason = error.getOriginalMessage() == null ? "" : error.getOriginalMessage().lines().findFirst()
+        .orElse("");
+    int column = error.getLocation() == null ? -1 : error.getLocation().getColumnNr();
+    return file + " line " + number + " is not JSON (" + (column > 0 ? "column " + column + ": " : "") + reason
+        + "); a JSONL file holds one JSON value per line";
   }
 
   /** Parses JSON text; throws {@link JacksonException} on malformed input. */
@@ -80,13 +93,22 @@ public final class Json {
     return copy;
   }
 
-  /** Reads a JSONL file: one JSON value per non-blank line. */
+  /**
+   * Reads a JSONL file: one JSON value per non-blank line. A line that is not JSON fails with a
+   * {@link ConfigException} naming the file, the line and the column.
+   */
   public static List<JsonNode> readLines(Path file) {
     try {
       List<JsonNode> rows = new ArrayList<>();
-      for (String line : Files.readAllLines(file)) {
-        if (!line.isBlank()) {
-          rows.add(parse(line));
+      List<String> lines = Files.readAllLines(file);
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).isBlank()) {
+          continue;
+        }
+        try {
+          rows.add(parse(lines.get(i)));
+        } catch (JacksonException e) {
+          throw new ConfigException(badLine(file, i + 1, e));
         }
       }
       return rows;

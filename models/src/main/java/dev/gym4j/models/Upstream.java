@@ -94,6 +94,16 @@ final class Upstream {
       }
       return new Opened(null, new HttpReply(response.statusCode(), start, Map.of(), Map.of()));
     }
+    String type = response.headers().firstValue("content-type").orElse("").strip();
+    if (!WholeAnswer.isEventStream(type)) {
+      // a server that ignores "stream": true; its answer is read here, so a failure keeps its HTTP status
+      try {
+        return new Opened(WholeAnswer.asEvents(url, type, response.body(), client.settings().requestTimeout(), body),
+            null);
+      } finally {
+        release();
+      }
+    }
     return new Opened(new java.io.FilterInputStream(response.body()) {
       private boolean closed;
 

@@ -50,6 +50,8 @@ public final class EventUpstream implements AutoCloseable {
   private volatile boolean silentAtEnd;
   /** When set, a stream that sent its events repeats its last one at this interval, forever. */
   private volatile Duration repeatEvery;
+  private volatile String plainType;
+  private volatile String plainBody;
   /** The latest stream's hold: released by the test; whether the stream sent its rest. */
   private volatile Hold hold = new Hold();
   /** Every stream's hold, released on close. */
@@ -78,6 +80,16 @@ public final class EventUpstream implements AutoCloseable {
   /** The JSON body of the answer to a request that does not ask to stream. */
   public EventUpstream answer(String json) {
     answer = json;
+    return this;
+  }
+
+  /**
+   * Every request, streamed or not, is answered 200 with this body and Content-Type, as a server that ignores
+   * {@code "stream": true} answers (null: back to streaming).
+   */
+  public EventUpstream ignoringStream(String contentType, String body) {
+    plainType = contentType;
+    plainBody = body;
     return this;
   }
 
@@ -165,6 +177,11 @@ public final class EventUpstream implements AutoCloseable {
     res.header(HeaderNames.CONTENT_TYPE, "application/json");
     if (status != 200) {
       res.status(Status.create(status)).send(errorBody.getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    if (plainType != null) {
+      res.header(HeaderNames.CONTENT_TYPE, plainType);
+      res.send(plainBody.getBytes(StandardCharsets.UTF_8));
       return;
     }
     if (!body.path("stream").asBoolean(false)) {

@@ -119,8 +119,38 @@ public final class Exporter {
     return out;
   }
 
+  /**
+   * Why an export of {@code rows} wrote no row, in one sentence a user can act on (issue 39: "0 rows written"
+   * alone leaves them guessing); call it when {@link #export} returned nothing.
+   */
+  public static String whyEmpty(List<JsonNode> rows, Options options) {
+    if (rows.isEmpty()) {
+      return "the file has no rollouts";
+    }
+    List<JsonNode> kept = rows.stream().filter(options.filter()::keeps).toList();
+    if (kept.isEmpty()) {
+      Map<String, Long> reasons = new LinkedHashMap<>();
+      rows.forEach(row -> reasons.merge(options.filter().dropReason(row), 1L, Long::sum));
+      List<String> parts = new ArrayList<>();
+      reasons.forEach((reason, count) -> parts.add(count + " " + reason));
+      return "the filters kept none of the " + rows.size() + " rollouts: " + String.join(", ", parts);
+    }
+    if (options.format() == Format.DPO_PAIRS) {
+      List<TaskGroups.Group> groups = TaskGroups.of(kept.stream().filter(r -> r.path("reward").isNumber()).toList());
+      if (groups.isEmpty()) {
+        return "no rollout has a numeric reward to pair by";
+      }
+      long single = groups.stream().filter(g -> g.rollouts().size() < 2).count();
+      return "no task had two rollouts whose rewards differ by at least " + options.minQualityDifference()
+          + " (--min-quality-difference) among " + groups.size() + " tasks" + (single == 0 ? ""
+          : ", " + single + " of them with a single rollout (collect with --repeats 2 or more)");
+    }
+    return "no rollout could be exported";
+  }
+
   private static List<ObjectNode> pairs(List<JsonNode> rows, Options options) {
     List<ObjectNode> pairs = new ArrayList<>();
+    rows = rows.stream().filter(row -> row.path("reward").isNumber()).toList();
     for (TaskGroups.Group group : TaskGroups.of(rows)) {
       List<JsonNode> ranked = new ArrayList<>(group.rollouts());
       ranked.sort(Comparator.comparingDouble((JsonNode r) -> r.get("reward").asDouble()).reversed());

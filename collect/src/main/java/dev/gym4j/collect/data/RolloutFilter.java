@@ -20,18 +20,27 @@ public record RolloutFilter(Double minReward, Double maxReward, boolean dropFail
   }
 
   public boolean keeps(JsonNode row) {
+    return dropReason(row) == null;
+  }
+
+  /** Why the filter drops a row, in the words of its option ({@code "--drop-failed"}, ...); null when kept. */
+  public String dropReason(JsonNode row) {
     boolean failed = !row.path("reward").isNumber() || row.has("_ng_failure_class");
     if (failed) {
-      return !dropFailed && minReward == null && maxReward == null;
+      return dropFailed ? "failed or without a reward (--drop-failed)" : minReward != null || maxReward != null
+          ? "without a reward (--min-reward/--max-reward)" : null;
     }
     double reward = row.get("reward").asDouble();
-    if (minReward != null && reward < minReward || maxReward != null && reward > maxReward) {
-      return false;
+    if (minReward != null && reward < minReward) {
+      return "below --min-reward " + minReward;
+    }
+    if (maxReward != null && reward > maxReward) {
+      return "above --max-reward " + maxReward;
     }
     if (agent != null && !agent.equals(row.path("agent_ref").path("name").asString(null))) {
-      return false;
+      return "of another agent than --agent " + agent;
     }
-    return !dropTruncated || !truncated(row);
+    return dropTruncated && truncated(row) ? "truncated (--drop-truncated)" : null;
   }
 
   static boolean truncated(JsonNode row) {
