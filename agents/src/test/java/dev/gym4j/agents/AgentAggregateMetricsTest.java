@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.json.Json;
 import dev.gym4j.run.Deployment;
-import dev.gym4j.server.Implementations;
-import dev.gym4j.testing.TestConfigs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,26 +27,12 @@ class AgentAggregateMetricsTest {
 
   @BeforeEach
   void start() {
-    deployment = Deployment.start(TestConfigs.load(dir, """
-        counter:
-          resources_servers:
-            test_counter: {domain: other}
-        policy_model:
-          responses_api_models:
-            openai_model: {openai_base_url: "http://127.0.0.1:9/v1", openai_api_key: x, openai_model: m}
-        computing:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-              aggregate_metrics_max_rows: 10
-        passing:
-          responses_api_agents:
-            non_executing_simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-              aggregate_metrics_max_rows: 10
-        """), Implementations.load(), Set.of());
+    // no model: these tests call only aggregate_metrics
+    deployment = AgentDeployments.deploy(dir, AgentDeployments.resources("counter", "test_counter"),
+        AgentDeployments.openAiModel("\"http://127.0.0.1:9/v1\""),
+        AgentDeployments.agent("computing", "simple_agent", "counter", "aggregate_metrics_max_rows: 10"),
+        AgentDeployments.agent("passing", "non_executing_simple_agent", "counter",
+            "aggregate_metrics_max_rows: 10"));
   }
 
   @AfterEach

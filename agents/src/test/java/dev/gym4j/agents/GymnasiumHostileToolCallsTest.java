@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.json.Json;
 import dev.gym4j.run.Deployment;
-import dev.gym4j.server.Implementations;
 import dev.gym4j.server.Metrics;
-import dev.gym4j.testing.TestConfigs;
 import dev.gym4j.testkit.Answer;
 import dev.gym4j.testkit.ScriptedUpstream;
 import io.micrometer.core.instrument.Timer;
@@ -42,19 +39,8 @@ class GymnasiumHostileToolCallsTest {
   @BeforeEach
   void start() {
     model = ScriptedUpstream.start();
-    deployment = Deployment.start(TestConfigs.load(dir, """
-        echo:
-          resources_servers:
-            test_echo_gymnasium: {domain: other}
-        policy_model:
-          responses_api_models:
-            openai_model: {openai_base_url: %s, openai_api_key: x, openai_model: m}
-        agent:
-          responses_api_agents:
-            gymnasium_agent:
-              resources_server: {type: resources_servers, name: echo}
-              model_server: {type: responses_api_models, name: policy_model}
-        """.formatted(model.baseUrl())), Implementations.load(), Set.of());
+    deployment = AgentDeployments.deploy(dir, AgentDeployments.resources("echo", "test_echo_gymnasium"),
+        AgentDeployments.openAiModel(model.baseUrl()), AgentDeployments.agent("agent", "gymnasium_agent", "echo"));
   }
 
   @AfterEach

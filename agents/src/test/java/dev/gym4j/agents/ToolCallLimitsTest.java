@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.json.Json;
 import dev.gym4j.run.Deployment;
-import dev.gym4j.server.Implementations;
-import dev.gym4j.testing.TestConfigs;
 import dev.gym4j.testkit.Answer;
 import dev.gym4j.testkit.ScriptedUpstream;
 import dev.gym4j.wire.FunctionCallOutput;
@@ -44,26 +41,11 @@ class ToolCallLimitsTest {
   @BeforeEach
   void start() {
     model = ScriptedUpstream.start();
-    deployment = Deployment.start(TestConfigs.load(dir, """
-        counter:
-          resources_servers:
-            test_counter: {domain: other}
-        policy_model:
-          responses_api_models:
-            openai_model: {openai_base_url: %s, openai_api_key: x, openai_model: m}
-        capped:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-              max_tool_calls_per_turn: 5
-              max_tool_calls_per_rollout: 8
-        defaults:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-        """.formatted(model.baseUrl())), Implementations.load(), Set.of());
+    deployment = AgentDeployments.deploy(dir, AgentDeployments.resources("counter", "test_counter"),
+        AgentDeployments.openAiModel(model.baseUrl()),
+        AgentDeployments.agent("capped", "simple_agent", "counter", "max_tool_calls_per_turn: 5",
+            "max_tool_calls_per_rollout: 8"),
+        AgentDeployments.agent("defaults", "simple_agent", "counter"));
   }
 
   @AfterEach

@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.json.Json;
 import dev.gym4j.run.Deployment;
-import dev.gym4j.server.Implementations;
-import dev.gym4j.testing.TestConfigs;
 import dev.gym4j.testkit.Answer;
 import dev.gym4j.testkit.ScriptedUpstream;
 import dev.gym4j.wire.FunctionCallOutput;
@@ -41,30 +38,11 @@ class ToolsFromMcpTest {
   void start() {
     HostileMcpPeer.CALLS.clear();
     model = ScriptedUpstream.start();
-    deployment = Deployment.start(TestConfigs.load(dir, """
-        counter:
-          resources_servers:
-            test_counter: {domain: other, expose_tools_over_mcp: true}
-        evil:
-          resources_servers:
-            test_hostile_mcp: {domain: other}
-        policy_model:
-          responses_api_models:
-            openai_model: {openai_base_url: %s, openai_api_key: x, openai_model: m}
-        agent:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-              tools_from_mcp: true
-        evil_agent:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: evil}
-              model_server: {type: responses_api_models, name: policy_model}
-              tools_from_mcp: true
-              max_steps: 10
-        """.formatted(model.baseUrl())), Implementations.load(), Set.of());
+    deployment = AgentDeployments.deploy(dir,
+        AgentDeployments.resources("counter", "test_counter", "expose_tools_over_mcp: true"),
+        AgentDeployments.resources("evil", "test_hostile_mcp"), AgentDeployments.openAiModel(model.baseUrl()),
+        AgentDeployments.agent("agent", "simple_agent", "counter", "tools_from_mcp: true"),
+        AgentDeployments.agent("evil_agent", "simple_agent", "evil", "tools_from_mcp: true", "max_steps: 10"));
   }
 
   @AfterEach
@@ -112,20 +90,10 @@ class ToolsFromMcpTest {
   @Test
   void aResourcesServerWithoutMcpFailsTheRolloutAsAResourcesError() throws java.io.IOException {
     java.nio.file.Files.createDirectories(dir.resolve("plain"));
-    Deployment plain = Deployment.start(TestConfigs.load(dir.resolve("plain"), """
-        counter:
-          resources_servers:
-            test_counter: {domain: other}
-        policy_model:
-          responses_api_models:
-            openai_model: {openai_base_url: %s, openai_api_key: x, openai_model: m}
-        agent:
-          responses_api_agents:
-            simple_agent:
-              resources_server: {type: resources_servers, name: counter}
-              model_server: {type: responses_api_models, name: policy_model}
-              tools_from_mcp: true
-        """.formatted(model.baseUrl())), Implementations.load(), Set.of());
+    Deployment plain = AgentDeployments.deploy(dir.resolve("plain"),
+        AgentDeployments.resources("counter", "test_counter"),
+        AgentDeployments.openAiModel(model.baseUrl()),
+        AgentDeployments.agent("agent", "simple_agent", "counter", "tools_from_mcp: true"));
     try (plain) {
       HttpReply reply = plain.client().post("agent", "/run", Json.parse(ROW), Map.of());
       assertThat(reply.status()).isEqualTo(502);

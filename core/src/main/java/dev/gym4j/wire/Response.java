@@ -129,6 +129,28 @@ public record Response(ObjectNode json) implements JsonView {
     return texts;
   }
 
+  /**
+   * The texts of each assistant message, in order: its content when that is a string, else the {@code text} of
+   * every content part that has one (whatever the part's type).
+   */
+  public List<String> assistantContentTexts() {
+    List<String> texts = new java.util.ArrayList<>();
+    for (Item item : output()) {
+      if (item instanceof Message message && "assistant".equals(message.role())) {
+        JsonNode content = message.json().path("content");
+        if (content.isString()) {
+          texts.add(content.stringValue());
+        }
+        for (JsonNode part : content.isArray() ? content : List.<JsonNode>of()) {
+          if (part.path("text").isString()) {
+            texts.add(part.get("text").stringValue());
+          }
+        }
+      }
+    }
+    return texts;
+  }
+
   public Optional<Usage> usage() {
     JsonNode usage = json.get("usage");
     return usage != null && usage.isObject() ? Optional.of(new Usage((ObjectNode) usage)) : Optional.empty();

@@ -101,6 +101,39 @@ public abstract class JudgedRolloutsTest extends RecordedRolloutsTest {
     return request;
   }
 
+  /** Where a chat-completions judge's filled prompt sits in a judge evaluation of the verify response. */
+  protected static final String CHAT_JUDGE_PROMPT = "/judge_evaluations/0/chat_completion_create_params/messages/0/content";
+  /** Where a Responses API judge's filled prompt sits in a judge evaluation of the verify response. */
+  protected static final String RESPONSES_JUDGE_PROMPT = "/judge_evaluations/0/responses_create_params/input/0/content";
+
+  /**
+   * Verifies each recorded rollout that {@code judged} accepts, with its recorded judge answers, and asserts that
+   * the judge prompt at {@code promptPointer} is, byte for byte, the one NeMo Gym's code builds for that row:
+   * the {@code judge_prompt} of the line of {@code data/example_judge_prompts.jsonl} with the row's
+   * {@code _ng_task_index} (NeMo Gym records the judge's answer but not its prompt, so that file is made once
+   * with NeMo Gym's Python). Returns the verify responses, in the rows' order, for further checks.
+   */
+  protected final List<JsonNode> verifyWithNemoGymsJudgePrompts(String promptPointer,
+      java.util.function.Predicate<JsonNode> judged) {
+    List<JsonNode> prompts = Json.readLines(Path.of("data", "example_judge_prompts.jsonl"));
+    List<JsonNode> verdicts = new ArrayList<>();
+    for (JsonNode row : recordedRollouts()) {
+      if (!judged.test(row)) {
+        continue;
+      }
+      judgeAnswers(row).forEach(harness().model()::enqueue);
+      JsonNode verdict = harness().verify(row);
+      JsonNode expected = prompts.stream().filter(p -> p.get("_ng_task_index").equals(row.get("_ng_task_index")))
+          .findFirst().orElseThrow(() -> new AssertionError("no judge prompt for _ng_task_index "
+              + row.get("_ng_task_index") + " in data/example_judge_prompts.jsonl"));
+      assertThat(verdict.at(promptPointer).asString()).as("judge prompt of row %s", row.get("_ng_task_index"))
+          .isEqualTo(expected.get("judge_prompt").asString());
+      verdicts.add(verdict);
+    }
+    assertThat(verdicts).as("recorded rows that reached the judge").isNotEmpty();
+    return verdicts;
+  }
+
   /**
    * True where {@code replay_model} answers this environment's judge calls from the exchanges recorded with
    * each rollout ({@code judge_evaluations}, …), as {@code gym4j eval --env <name>} with no model does it; then

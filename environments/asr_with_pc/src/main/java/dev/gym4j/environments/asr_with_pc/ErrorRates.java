@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.gym4j.text.EditDistance;
 import dev.gym4j.text.PythonText;
 
 /**
@@ -44,31 +45,11 @@ final class ErrorRates {
     for (int i = 0; i < references.size(); i++) {
       List<String> reference = words(references.get(i));
       List<String> hypothesis = words(hypotheses.get(i));
-      edits += distance(reference, hypothesis);
+      edits += EditDistance.levenshtein(reference, hypothesis);
       referenceWords += reference.size();
       hypothesisWords += hypothesis.size();
     }
     return referenceWords == 0 ? hypothesisWords : (double) edits / referenceWords;
-  }
-
-  /** Levenshtein distance between two word sequences, unit costs. */
-  static int distance(List<String> a, List<String> b) {
-    int[] previous = new int[b.size() + 1];
-    int[] current = new int[b.size() + 1];
-    for (int j = 0; j <= b.size(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.size(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.size(); j++) {
-        int substitution = previous[j - 1] + (a.get(i - 1).equals(b.get(j - 1)) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.size()];
   }
 
   /** The characters that are neither alphanumeric nor whitespace, in order (NeMo Gym's extract_punctuation). */

@@ -1,21 +1,14 @@
 package dev.gym4j.environments.bird_sql;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -26,6 +19,9 @@ import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
+import dev.gym4j.sql.SqliteFixtures;
+import dev.gym4j.sql.SqliteQuery;
+import dev.gym4j.sql.SqliteRunner;
 import dev.gym4j.text.PythonText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,17 +51,13 @@ public final class BirdSql extends ResourcesServer {
 
   private Path databases;
   private Path fixtureDir;
-  private Semaphore slots;
-  private Duration timeout;
-  private int maxRows;
+  private SqliteRunner sql;
 
   @Override
   protected void start() {
     JsonNode config = context().config();
     Path dir = Path.of(config.path("bird_sql_dir").asString("resources_servers/bird_sql/.bird_sql"));
-    slots = new Semaphore(Math.max(1, config.path("max_concurrency").asInt(32)));
-    timeout = Duration.ofMillis((long) (config.path("sql_execution_timeout_s").asDouble(30.0) * 1000));
-    maxRows = config.path("max_result_rows").asInt(1_000_000);
+    sql = SqliteRunner.fromConfig(config);
     databases = dir.resolve("dev_20240627").resolve("dev_databases");
     if (!hasDatabases(databases)) {
       fixtureDir = fixtures();
@@ -79,8 +71,8 @@ public final class BirdSql extends ResourcesServer {
   @Override
   protected void stop() {
     if (fixtureDir != null) {
-      try (Stream<Path> files = Files.walk(fixtureDir)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      try {
+        SqliteFixtures.delete(fixtureDir);
       } catch (IOException e) {
         LOG.debug("bird_sql: fixture directory {} not removed: {}", fixtureDir, e.getMessage());
       }
@@ -101,19 +93,8 @@ public final class BirdSql extends ResourcesServer {
   /** Each fixture database, built from its SQL script into a fresh directory in BIRD's layout. */
   private static Path fixtures() {
     try {
-      Path dir = Files.createTempDirectory("gym4j-bird-sql-");
-      for (String name : FIXTURES) {
-        Path db = Files.createDirectories(dir.resolve(name)).resolve(name + ".sqlite");
-        String script;
-        try (InputStream in = BirdSql.class.getResourceAsStream("fixtures/" + name + ".sql")) {
-          script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
-            Statement statement = connection.createStatement()) {
-          statement.executeUpdate(script);
-        }
-      }
-      return dir;
+      return SqliteFixtures.build(BirdSql.class, "gym4j-bird-sql-", FIXTURES,
+          (dir, name) -> dir.resolve(name).resolve(name + ".sqlite"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (SQLException e) {
@@ -138,7 +119,7 @@ public final class BirdSql extends ResourcesServer {
     String extracted = hadCodeblock ? clean(blocks.getLast()) : NO_ANSWER_FILLER;
     List<List<Object>> goldRows;
     try {
-      goldRows = run(database, gold);
+      goldRows = sql.rows(database, gold);
     } catch (SqliteQuery.Failed e) {
       throw new FieldError(List.of("gt_sql"), "the gold query fails on " + dbId + ": " + e.getMessage(),
           "value_error");
@@ -146,7 +127,7 @@ public final class BirdSql extends ResourcesServer {
     boolean match;
     String failure;
     try {
-      match = sameRows(goldRows, run(database, extracted));
+      match = sameRows(goldRows, sql.rows(database, extracted));
       failure = match ? "none" : hadCodeblock ? "execution_error" : "no_sql_extracted";
     } catch (SqliteQuery.Failed e) {
       match = false;
@@ -156,20 +137,6 @@ public final class BirdSql extends ResourcesServer {
         .with("difficulty", optionalString(request, "difficulty")).with("id", id(request))
         .with("model_output", generated).with("extracted_sql", extracted).with("had_codeblock", hadCodeblock)
         .with("execution_match", match).with("failure_reason", failure);
-  }
-
-  private List<List<Object>> run(Path database, String sql) throws SqliteQuery.Failed {
-    try {
-      slots.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.util.concurrent.CancellationException("interrupted waiting for a SQL slot");
-    }
-    try {
-      return SqliteQuery.rows(database, sql, timeout, maxRows);
-    } finally {
-      slots.release();
-    }
   }
 
   /**

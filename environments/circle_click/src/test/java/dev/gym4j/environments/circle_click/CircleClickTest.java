@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import javax.imageio.ImageIO;
 
+import dev.gym4j.environments.circle_scenes.CircleScenes;
 import dev.gym4j.environments.conformance.RecordedFieldsTest;
 import dev.gym4j.json.Json;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class CircleClickTest extends RecordedFieldsTest {
             double d = Math.hypot(x - c.get("x").asInt(), y - c.get("y").asInt());
             edge |= Math.abs(d - c.get("radius").asInt()) <= 1.5;
             if (d < c.get("radius").asInt()) {
-              expected = Scenes.COLORS.get(c.get("color").asString()).getRGB() & 0xFFFFFF;
+              expected = CircleScenes.COLORS.get(c.get("color").asString()).getRGB() & 0xFFFFFF;
             }
           }
           if (!edge) {

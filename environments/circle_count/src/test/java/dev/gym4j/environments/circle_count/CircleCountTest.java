@@ -11,6 +11,7 @@ import java.util.Map;
 
 import javax.imageio.ImageIO;
 
+import dev.gym4j.environments.circle_scenes.CircleScenes;
 import dev.gym4j.environments.conformance.RecordedFieldsTest;
 import dev.gym4j.json.Json;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ class CircleCountTest extends RecordedFieldsTest {
           differing, 100 * share);
       for (JsonNode circle : rows.get(seed).get("circles")) {
         int centre = ours.getRGB(circle.get("x").asInt(), circle.get("y").asInt()) & 0xFFFFFF;
-        assertThat(centre).isEqualTo(Scenes.COLORS.get(circle.get("color").asString()).getRGB() & 0xFFFFFF);
+        assertThat(centre).isEqualTo(CircleScenes.COLORS.get(circle.get("color").asString()).getRGB() & 0xFFFFFF);
       }
     }
   }

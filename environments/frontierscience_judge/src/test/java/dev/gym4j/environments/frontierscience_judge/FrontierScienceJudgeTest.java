@@ -3,7 +3,6 @@ package dev.gym4j.environments.frontierscience_judge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -55,14 +54,7 @@ class FrontierScienceJudgeTest extends JudgedRolloutsTest {
 
   @Test
   void theFilledPromptIsTheOneNemoGymsCodeBuildsForEachRecordedRow() {
-    List<JsonNode> prompts = Json.readLines(Path.of("data", "example_judge_prompts.jsonl"));
-    for (JsonNode row : recordedRollouts()) {
-      judgeAnswers(row).forEach(harness().model()::enqueue);
-      JsonNode verdict = harness().verify(row);
-      JsonNode expected = prompts.get(row.get("_ng_task_index").asInt());
-      assertThat(verdict.at("/judge_evaluations/0/chat_completion_create_params/messages/0/content").asString())
-          .isEqualTo(expected.get("judge_prompt").asString());
-    }
+    verifyWithNemoGymsJudgePrompts(CHAT_JUDGE_PROMPT, row -> true);
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.gym4j.environments.gui_coordinate;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -14,8 +13,6 @@ import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
 import dev.gym4j.text.PythonText;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -70,21 +67,7 @@ public final class GuiCoordinate extends ResourcesServer {
 
   /** The texts of every assistant message's parts (or its string content), joined by newlines and stripped. */
   static String assistantText(VerifyRequest request) {
-    List<String> texts = new ArrayList<>();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message && "assistant".equals(message.role())) {
-        JsonNode content = message.json().path("content");
-        if (content.isString()) {
-          texts.add(content.stringValue());
-        }
-        for (JsonNode part : content.isArray() ? content : List.<JsonNode>of()) {
-          if (part.path("text").isString()) {
-            texts.add(part.get("text").stringValue());
-          }
-        }
-      }
-    }
-    return PythonText.strip(String.join("\n", texts));
+    return PythonText.strip(String.join("\n", request.response().assistantContentTexts()));
   }
 
   /** {@code "x,y"} as two floats (Python's {@code float()}), or empty. */

@@ -24,8 +24,6 @@ import dev.gym4j.client.UpstreamException;
 import dev.gym4j.server.Implementation;
 import dev.gym4j.server.RawBody;
 import dev.gym4j.text.PythonText;
-import dev.gym4j.wire.Item;
-import dev.gym4j.wire.Message;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -314,20 +312,6 @@ public final class LitmusAgent extends ResourcesServer {
 
   /** The assistant messages' texts, joined by newlines and stripped. */
   static String assistantText(VerifyRequest request) {
-    List<String> texts = new ArrayList<>();
-    for (Item item : request.response().output()) {
-      if (item instanceof Message message && "assistant".equals(message.role())) {
-        JsonNode content = message.json().path("content");
-        if (content.isString()) {
-          texts.add(content.stringValue());
-        }
-        for (JsonNode part : content.isArray() ? content : List.<JsonNode>of()) {
-          if (part.path("text").isString()) {
-            texts.add(part.get("text").stringValue());
-          }
-        }
-      }
-    }
-    return PythonText.strip(String.join("\n", texts));
+    return PythonText.strip(String.join("\n", request.response().assistantContentTexts()));
   }
 }

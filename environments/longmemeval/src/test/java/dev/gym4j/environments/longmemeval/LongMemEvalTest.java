@@ -3,7 +3,6 @@ package dev.gym4j.environments.longmemeval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -52,14 +51,7 @@ class LongMemEvalTest extends JudgedRolloutsTest {
 
   @Test
   void theFilledPromptIsTheOneNemoGymsCodeBuildsForEachRecordedRow() {
-    List<JsonNode> prompts = Json.readLines(Path.of("data", "example_judge_prompts.jsonl"));
-    for (JsonNode row : recordedRollouts()) {
-      judgeAnswers(row).forEach(harness().model()::enqueue);
-      JsonNode verdict = harness().verify(row);
-      JsonNode expected = prompts.stream().filter(p -> p.get("_ng_task_index").equals(row.get("_ng_task_index")))
-          .findFirst().orElseThrow();
-      assertThat(verdict.at("/judge_evaluations/0/responses_create_params/input/0/content").asString())
-          .isEqualTo(expected.get("judge_prompt").asString());
+    for (JsonNode verdict : verifyWithNemoGymsJudgePrompts(RESPONSES_JUDGE_PROMPT, row -> true)) {
       assertThat(verdict.at("/judge_evaluations/0/responses_create_params/max_output_tokens").asInt()).isEqualTo(64);
     }
   }

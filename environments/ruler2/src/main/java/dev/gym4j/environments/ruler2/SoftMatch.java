@@ -3,6 +3,7 @@ package dev.gym4j.environments.ruler2;
 import java.util.List;
 import java.util.Locale;
 
+import dev.gym4j.text.EditDistance;
 import dev.gym4j.text.PythonText;
 
 /**
@@ -46,28 +47,8 @@ final class SoftMatch {
     if (referenceWords.isEmpty()) {
       return substring;   // the error rate is infinite
     }
-    double wer = (double) distance(PythonText.split(p), referenceWords) / referenceWords.size();
+    double wer = (double) EditDistance.levenshtein(PythonText.split(p), referenceWords) / referenceWords.size();
     return Math.max(substring, 1.0 - wer);
-  }
-
-  /** Levenshtein distance between two word lists. */
-  static int distance(List<String> a, List<String> b) {
-    int[] previous = new int[b.size() + 1];
-    int[] current = new int[b.size() + 1];
-    for (int j = 0; j <= b.size(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.size(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.size(); j++) {
-        int substitute = previous[j - 1] + (a.get(i - 1).equals(b.get(j - 1)) ? 0 : 1);
-        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.size()];
   }
 
   /**

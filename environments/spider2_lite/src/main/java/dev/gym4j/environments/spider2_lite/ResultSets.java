@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import dev.gym4j.sql.SqliteQuery;
 import dev.gym4j.text.PythonText;
 
 /**

@@ -1,21 +1,13 @@
 package dev.gym4j.environments.spider2_lite;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Semaphore;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -28,6 +20,9 @@ import dev.gym4j.resources.Session;
 import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
+import dev.gym4j.sql.SqliteFixtures;
+import dev.gym4j.sql.SqliteQuery;
+import dev.gym4j.sql.SqliteRunner;
 import dev.gym4j.text.PythonText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,17 +54,13 @@ public final class Spider2Lite extends ResourcesServer {
 
   private Path databases;
   private Path fixtureDir;
-  private Semaphore slots;
-  private Duration timeout;
-  private int maxRows;
+  private SqliteRunner sql;
 
   @Override
   protected void start() {
     JsonNode config = context().config();
     Path dir = Path.of(config.path("spider2_lite_dir").asString("resources_servers/spider2_lite/.spider2_lite"));
-    slots = new Semaphore(Math.max(1, config.path("max_concurrency").asInt(32)));
-    timeout = Duration.ofMillis((long) (config.path("sql_execution_timeout_s").asDouble(30.0) * 1000));
-    maxRows = config.path("max_result_rows").asInt(1_000_000);
+    sql = SqliteRunner.fromConfig(config);
     databases = dir.resolve("sqlite");
     if (!hasDatabases(databases)) {
       fixtureDir = fixtures();
@@ -82,8 +73,8 @@ public final class Spider2Lite extends ResourcesServer {
   @Override
   protected void stop() {
     if (fixtureDir != null) {
-      try (Stream<Path> files = Files.walk(fixtureDir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      try {
+        SqliteFixtures.delete(fixtureDir);
       } catch (IOException e) {
         LOG.debug("spider2_lite: fixture directory {} not removed: {}", fixtureDir, e.getMessage());
       }
@@ -103,18 +94,8 @@ public final class Spider2Lite extends ResourcesServer {
 
   private static Path fixtures() {
     try {
-      Path dir = Files.createTempDirectory("gym4j-spider2-lite-");
-      for (String name : FIXTURES) {
-        String script;
-        try (InputStream in = Spider2Lite.class.getResourceAsStream("fixtures/" + name + ".sql")) {
-          script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(name + ".sqlite"));
-            Statement statement = connection.createStatement()) {
-          statement.executeUpdate(script);
-        }
-      }
-      return dir;
+      return SqliteFixtures.build(Spider2Lite.class, "gym4j-spider2-lite-", FIXTURES,
+          (dir, name) -> dir.resolve(name + ".sqlite"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (SQLException e) {
@@ -150,7 +131,7 @@ public final class Spider2Lite extends ResourcesServer {
       if (goldSql.isString() && !goldSql.stringValue().isEmpty()) {
         List<List<Object>> gold;
         try {
-          gold = run(database, goldSql.stringValue());
+          gold = sql.rows(database, goldSql.stringValue());
         } catch (SqliteQuery.Failed e) {
           throw new FieldError(List.of("gold_sql"), "the gold query fails on " + dbId + ": " + e.getMessage(),
               "value_error");
@@ -159,7 +140,7 @@ public final class Spider2Lite extends ResourcesServer {
       } else {
         goldSets = goldResult(request);
       }
-      predicted = run(database, extracted);
+      predicted = sql.rows(database, extracted);
       match = ResultSets.matchesAny(goldSets, predicted, conditionCols, ignoreOrder);
     } catch (SqliteQuery.Failed e) {
       match = false;
@@ -177,20 +158,6 @@ public final class Spider2Lite extends ResourcesServer {
           + "spider2_lite/README.md to fetch Spider 2.0-Lite)" : ""), null);
     }
     return database;
-  }
-
-  private List<List<Object>> run(Path database, String sql) throws SqliteQuery.Failed {
-    try {
-      slots.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.util.concurrent.CancellationException("interrupted waiting for a SQL slot");
-    }
-    try {
-      return SqliteQuery.rows(database, sql, timeout, maxRows);
-    } finally {
-      slots.release();
-    }
   }
 
   /**

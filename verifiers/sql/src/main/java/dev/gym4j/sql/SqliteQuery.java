@@ -1,4 +1,4 @@
-package dev.gym4j.environments.bird_sql;
+package dev.gym4j.sql;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,13 +28,13 @@ import org.sqlite.SQLiteLimits;
  * time bound, and at most {@code maxRows} rows are read. Any of these, and any SQLite error, is a
  * {@link Failed} naming why.
  */
-final class SqliteQuery {
+public final class SqliteQuery {
   private static final Set<String> ALLOWED = Set.of("select", "with", "values");
   private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().daemon().name("sqlite-watchdog").factory());
 
   /** Why a query gave no rows. */
-  static final class Failed extends Exception {
+  public static final class Failed extends Exception {
     Failed(String message) {
       super(message, null, false, false);
     }
@@ -47,7 +47,7 @@ final class SqliteQuery {
    * Python's sqlite3 returns int, float, str, bytes, None). An empty statement (only whitespace and comments)
    * gives no rows, as in Python.
    */
-  static List<List<Object>> rows(Path database, String sql, Duration timeout, int maxRows) throws Failed {
+  public static List<List<Object>> rows(Path database, String sql, Duration timeout, int maxRows) throws Failed {
     String statement = singleStatement(sql);
     if (statement.isEmpty()) {
       return List.of();
@@ -98,7 +98,7 @@ final class SqliteQuery {
   }
 
   /** A BLOB value, equal by content. */
-  record Blob(String hex) {}
+  public record Blob(String hex) {}
 
   private static Object value(Object value) {
     return switch (value) {
