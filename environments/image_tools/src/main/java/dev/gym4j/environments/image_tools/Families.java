@@ -9,6 +9,7 @@ import java.util.Locale;
 import dev.gym4j.json.PythonEquality;
 import dev.gym4j.json.PythonValues;
 import dev.gym4j.text.PythonText;
+import dev.gym4j.wire.ImageToolCalls;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -88,8 +89,8 @@ final class Families {
   }
 
   private static Score bbox(JsonNode r, JsonNode e) {
-    double[] rb = ToolCallText.bbox(r.path("bbox_2d"));
-    double[] eb = ToolCallText.bbox(e.path("bbox_2d"));
+    double[] rb = ImageToolCalls.bbox(r.path("bbox_2d"));
+    double[] eb = ImageToolCalls.bbox(e.path("bbox_2d"));
     if (eb == null) {
       return new Score(1.0, "expected_bbox_unparseable");
     }
@@ -100,7 +101,7 @@ final class Families {
     if (Arrays.equals(rb, eb) && !hasNaN(rb)) {
       return new Score(1.0, "exact_bbox");
     }
-    return new Score(ToolCallText.iou(rb, eb), "iou");
+    return new Score(ImageToolCalls.iou(rb, eb), "iou");
   }
 
   private static boolean hasNaN(double[] values) {
@@ -233,7 +234,7 @@ final class Families {
       return value;
     }
     try {
-      return ToolCallText.loads(value.stringValue());
+      return ImageToolCalls.loads(value.stringValue());
     } catch (JacksonException e) {
       return null;
     }

@@ -13,6 +13,7 @@ import dev.gym4j.resources.Verification;
 import dev.gym4j.resources.VerifyRequest;
 import dev.gym4j.server.Implementation;
 import dev.gym4j.text.PythonText;
+import dev.gym4j.wire.ImageToolCalls;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.NullNode;
@@ -107,14 +108,14 @@ public final class ImageTools extends ResourcesServer {
       return;
     }
     String text = assistantText(request.field("response"));
-    List<ToolCallText.Call> calls = ToolCallText.parse(text);
+    List<ImageToolCalls.Call> calls = ImageToolCalls.parse(text);
     verdict.calls = calls.size();
     if (calls.isEmpty()) {
       verdict.failure = "no_tool_call_in_rollout";
       verdict.modelOutput = lastCodePoints(text, 500);
       return;
     }
-    ToolCallText.Call call = calls.getFirst();
+    ImageToolCalls.Call call = calls.getFirst();
     String name = PythonValues.str(call.name());
     ObjectNode args = stripIgnored(call.arguments());
     String expectedName = expected.get("name").stringValue();
@@ -185,7 +186,7 @@ public final class ImageTools extends ResourcesServer {
     JsonNode answer = request.field("expected_answer");
     if (answer.isString() && !answer.stringValue().isEmpty()) {
       try {
-        candidates[2] = ToolCallText.loads(answer.stringValue());
+        candidates[2] = ImageToolCalls.loads(answer.stringValue());
       } catch (JacksonException e) {
         // not JSON: no candidate, as in NeMo Gym
       }
@@ -195,7 +196,7 @@ public final class ImageTools extends ResourcesServer {
         JsonNode args = candidate.path("arguments");
         if (args.isString()) {
           try {
-            args = ToolCallText.loads(args.stringValue());
+            args = ImageToolCalls.loads(args.stringValue());
           } catch (JacksonException e) {
             args = Json.object();
           }

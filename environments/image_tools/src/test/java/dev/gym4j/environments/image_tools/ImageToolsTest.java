@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.gym4j.environments.conformance.RecordedFieldsTest;
 import dev.gym4j.json.Json;
+import dev.gym4j.wire.ImageToolCalls;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -85,8 +86,8 @@ class ImageToolsTest extends RecordedFieldsTest {
   @Test
   void manyUnclosedTagsAreReadInOnePass() {
     String text = "<tool_call><function=image_crop_tool><parameter=bbox_2d>".repeat(50_000);
-    assertThat(ToolCallText.parse(text)).isEmpty();
-    assertThat(ToolCallText.parse(text + "</function></tool_call>")).hasSize(1);
+    assertThat(ImageToolCalls.parse(text)).isEmpty();
+    assertThat(ImageToolCalls.parse(text + "</function></tool_call>")).hasSize(1);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.gym4j.environments.image_tools;
+package dev.gym4j.wire;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The image-tool calls written in a model's text, read as NeMo Gym's {@code parse_image_tool_calls}
+ * The image-tool calls written in a model's text (the verifier of environments/image_tools and the
+ * {@code image_tools_agent} read them with this one class, as NeMo Gym's two share one parser), read as NeMo Gym's {@code parse_image_tool_calls}
  * (resources_servers/image_tools/base.py) reads them: first every {@code <tool_call><function=NAME>
  * <parameter=KEY>VALUE</parameter>…</function></tool_call>}, then every {@code <tool_call>{JSON}</tool_call>}
  * naming a tool. A parameter value is JSON when it parses, else the text itself.
@@ -23,19 +24,19 @@ import tools.jackson.databind.node.ObjectNode;
  * and once a search for a closing tag fails no later opening can succeed, so a text is read in linear time
  * with the same matches.
  */
-final class ToolCallText {
+public final class ImageToolCalls {
   private static final String OPEN = "<tool_call>";
   private static final String CLOSE = "</tool_call>";
   private static final Pattern FUNCTION = Pattern.compile("<function=([^>\\s]+)>", Pattern.UNICODE_CHARACTER_CLASS);
   private static final Pattern PARAMETER = Pattern.compile("<parameter=([^>\\s]+)>", Pattern.UNICODE_CHARACTER_CLASS);
   private static final Pattern NUMBER = Pattern.compile("[-+]?\\d*\\.?\\d+(?:[eE][-+]?\\d+)?");
 
-  private ToolCallText() {}
+  private ImageToolCalls() {}
 
   /** One call: its name as written (any JSON value for the JSON form), its arguments as given. */
-  record Call(JsonNode name, JsonNode arguments) {}
+  public record Call(JsonNode name, JsonNode arguments) {}
 
-  static List<Call> parse(String text) {
+  public static List<Call> parse(String text) {
     List<Call> calls = new ArrayList<>(xmlCalls(text));
     calls.addAll(jsonCalls(text));
     return calls;
@@ -142,7 +143,7 @@ final class ToolCallText {
   }
 
   /** {@code json.loads} of a parameter value, or the text when it is not one JSON value. */
-  static JsonNode valueOf(String value) {
+  public static JsonNode valueOf(String value) {
     try {
       return loads(value);
     } catch (JacksonException e) {
@@ -150,7 +151,8 @@ final class ToolCallText {
     }
   }
 
-  static JsonNode loads(String text) {
+  /** {@code json.loads}: one JSON value; throws {@link JacksonException} otherwise. */
+  public static JsonNode loads(String text) {
     JsonNode node = Json.parse(text);
     if (node == null || node.isMissingNode()) {
       throw new TrailingText();
@@ -169,7 +171,7 @@ final class ToolCallText {
    * NeMo Gym's {@code coerce_bbox}: four numbers (a list, or a string holding a JSON list, or the first four
    * numbers in any other string) as {@code [min x, min y, max x, max y]}; null when there are not four.
    */
-  static double[] bbox(JsonNode value) {
+  public static double[] bbox(JsonNode value) {
     JsonNode box = value;
     if (value.isString()) {
       try {
@@ -191,7 +193,7 @@ final class ToolCallText {
     }
     double[] v = new double[4];
     for (int i = 0; i < 4; i++) {
-      Double d = Coerce.asFloat(box.get(i));
+      Double d = asFloat(box.get(i));
       if (d == null) {
         return null;
       }
@@ -200,12 +202,53 @@ final class ToolCallText {
     return ordered(v[0], v[1], v[2], v[3]);
   }
 
+  /** Python's {@code float(v)}: a number, a bool, or a string Python reads as a float; else null. */
+  private static Double asFloat(JsonNode value) {
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue() ? 1.0 : 0.0;
+    }
+    if (value.isNumber()) {
+      return value.doubleValue();
+    }
+    return value.isString() ? PythonText.parseFloat(value.stringValue()).orElse(null) : null;
+  }
+
+  /**
+   * NeMo Gym's {@code has_malformed_image_tool_markup}: tool-call markup that is not exactly the calls parsed (an
+   * opening or closing tag more or less than calls, or a leftover {@code <think>}/{@code </think>}).
+   */
+  public static boolean hasMalformedMarkup(String text) {
+    if (!(text.contains(OPEN) || text.contains(CLOSE) || text.contains("<function=") || text.contains("</function>"))) {
+      return false;
+    }
+    List<Call> calls = parse(text);
+    if (calls.isEmpty()) {
+      return true;
+    }
+    long xml = xmlCalls(text).size();
+    return count(text, OPEN) != calls.size() || count(text, CLOSE) != calls.size()
+        || count(text, "<function=") != xml || count(text, "</function>") != xml
+        || text.contains("</think>") || text.contains("<think>");
+  }
+
+  /** Python's {@code str.count}: occurrences that do not overlap. */
+  private static long count(String text, String part) {
+    long n = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+      n++;
+    }
+    return n;
+  }
+
   private static double[] ordered(double x1, double y1, double x2, double y2) {
     return new double[] {Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)};
   }
 
   /** NeMo Gym's {@code bbox_iou}: 0 when the boxes do not overlap or the union has no area. */
-  static double iou(double[] a, double[] b) {
+  public static double iou(double[] a, double[] b) {
     double interW = Math.max(0.0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
     double interH = Math.max(0.0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
     double inter = interW * interH;
