@@ -39,7 +39,7 @@ final class ImageToolbox {
   static final Set<String> NAMES = Set.of("image_zoom_in_tool", "image_crop_tool", "image_rotate_tool",
       "image_flip_tool", "image_diff_tool", "image_side_by_side_tool", "image_overlay_tool", "count_objects_tool",
       "find_color_tool", "color_at_tool");
-  static final long MAX_SOURCE_PIXELS = 40_000_000L;
+  static final long MAX_SOURCE_PIXELS = 4096L * 4096;
   static final long MAX_OUTPUT_PIXELS = 40_000_000L;
   static final double MAX_FACTOR = 100.0;
   private static final int MAX_SIDE = 4096;

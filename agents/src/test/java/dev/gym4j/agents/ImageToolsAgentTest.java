@@ -195,7 +195,7 @@ class ImageToolsAgentTest {
     assertThat(error(toolbox, "image_side_by_side_tool", "{\"img_indices\": [0, 1]}", strip))
         .startsWith("the result would be 400208x100 pixels");
     assertThat(error(toolbox, "image_crop_tool", "{\"bbox_2d\": [0, 0, 10, 10]}", () -> ImageToolbox.decode(bomb())))
-        .isEqualTo("the image has 10000000000 pixels, more than 40000000");
+        .isEqualTo("the image has 10000000000 pixels, more than 16777216");
     assertThat(error(toolbox, "image_crop_tool", "{\"bbox_2d\": [0, 0, 10, 10]}",
         () -> ImageToolbox.decode("http://169.254.169.254/latest/meta-data")))
         .isEqualTo("only data: image URLs are read, not http://169.254.169.254/latest/meta-data");
