@@ -46,8 +46,8 @@ class NemoGymAgentConfigsTest {
     String agent = Files.readString(file).contains("non_executing_simple_agent") ? "non_executing_simple_agent"
         : "tool_simulation_agent";
     assertThat(command.out()).contains(agent, environment, "ready");
-    // six of single_step_tool_use_with_argument_comparison, swe_pivot's, four of terminal_multi_harness, and
-    // structured_outputs_v4, the one that names non_executing_simple_agent
-    assertThat(configs().toList()).hasSize(12);
+    // six of single_step_tool_use_with_argument_comparison, swe_pivot's, image_tools_pivot, four of
+    // terminal_multi_harness, and structured_outputs_v4, the one that names non_executing_simple_agent
+    assertThat(configs().toList()).hasSize(13);
   }
 }
