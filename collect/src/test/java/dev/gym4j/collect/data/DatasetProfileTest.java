@@ -38,8 +38,19 @@ class DatasetProfileTest {
         differing.put(profile.getParent().getParent().getFileName().toString(), report.differences());
       }
     }
-    assertThat(differing).isEmpty();
+    assertThat(differing).isEqualTo(STALE);
   }
+
+  /**
+   * Profiles NeMo Gym committed that its own code does not give for the rows beside them. example_mcp_weather's
+   * (NeMo Gym 713359724) says 27 words per row, but {@code json.dumps} of each row's responses_create_params, which
+   * train_data_utils.py counts, has 24 words (every row is one user message and {@code "tools": []}); the other
+   * figures agree.
+   */
+  private static final java.util.Map<String, List<String>> STALE = java.util.Map.of("example_mcp_weather", List.of(
+      "Json-dumped number of words (proxy for token count).Average: 27.0 in the file, 24.0 now",
+      "Json-dumped number of words (proxy for token count).Min: 27.0 in the file, 24.0 now",
+      "Json-dumped number of words (proxy for token count).Max: 27.0 in the file, 24.0 now"));
 
   @Test
   void the_word_count_is_that_of_pythons_json_dumps() {
