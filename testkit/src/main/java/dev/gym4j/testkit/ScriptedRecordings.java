@@ -42,6 +42,7 @@ public final class ScriptedRecordings {
     List<JsonNode> rollouts = new ArrayList<>();
     for (int i = 0; i < scripts.size(); i++) {
       Script script = scripts.get(i);
+      int before = harness.model().calls();
       script.turns().forEach(turn -> harness.model().enqueue(Answer.output(turn)));
       script.judge().forEach(harness.model()::enqueue);
       ObjectNode task = (ObjectNode) script.task().deepCopy();
@@ -50,6 +51,9 @@ public final class ScriptedRecordings {
         task.putObject("response").putArray("output");
       }
       ObjectNode rollout = (ObjectNode) harness.replay(task);
+      // every scripted answer was asked for, so none is left over for the next script
+      assertThat(harness.model().calls() - before).as("model and judge calls of script %d", i + 1)
+          .isEqualTo(script.turns().size() + script.judge().size());
       rollout.put("_ng_task_index", script.task().path("_ng_task_index").asInt(i));
       rollout.put("_ng_rollout_index", 0);
       rollouts.add(rollout);
