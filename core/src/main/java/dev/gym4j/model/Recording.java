@@ -25,11 +25,17 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Items are compared on what the model or the tools said, not on how it was spelled: ids and statuses
  * are ignored, message content is compared as text and image URLs, and tool arguments and outputs that are JSON are
- * compared as values (Python writes {@code {"a": 1}}, we write {@code {"a":1}}). Immutable.
+ * compared as values (Python writes {@code {"a": 1}}, we write {@code {"a":1}}). A JSON tool output's
+ * {@link #MEASURES} (how long a sandboxed run took and how much it used, which differ on every run) are left out:
+ * what the tool said is its outcome, exit code and output. Immutable.
  */
 public final class Recording {
   private static final List<String> ADDED_BY_ROLLOUT = List.of("response", "reward", "reward_components",
       "_ng_task_index", "_ng_rollout_index");
+
+  /** The fields of a sandboxed run's answer that measure it rather than say what it did. */
+  static final List<String> MEASURES = List.of("wall_time_seconds", "cpu_time_seconds", "peak_memory_bytes",
+      "usage_measured");
 
   private final String source;
   private final ObjectNode row;
@@ -266,7 +272,7 @@ public final class Recording {
           && recorded.path("call_id").asString("").equals(sent.path("call_id").asString(""))
           && sameText(recorded.path("arguments").asString(""), sent.path("arguments").asString(""));
       case "function_call_output" -> recorded.path("call_id").asString("").equals(sent.path("call_id").asString(""))
-          && sameText(outputText(recorded), outputText(sent));
+          && sameOutput(outputText(recorded), outputText(sent));
       case "reasoning" -> summary(recorded).equals(summary(sent));
       default -> withoutIds(recorded).equals(withoutIds(sent));
     };
@@ -297,6 +303,20 @@ public final class Recording {
     }
     try {
       return PythonEquality.equal(Json.parse(recorded), Json.parse(sent));
+    } catch (JacksonException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Equal tool outputs: {@link #sameText}, or JSON objects equal but for their {@link #MEASURES}. */
+  private static boolean sameOutput(String recorded, String sent) {
+    if (sameText(recorded, sent)) {
+      return true;
+    }
+    try {
+      return Json.parse(recorded) instanceof ObjectNode a && Json.parse(sent) instanceof ObjectNode b
+          && a.has("wall_time_seconds") && PythonEquality.equal(a.deepCopy().remove(MEASURES),
+              b.deepCopy().remove(MEASURES));
     } catch (JacksonException | IllegalArgumentException e) {
       return false;
     }

@@ -2,18 +2,35 @@ package dev.gym4j.environments.execute_python;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import dev.gym4j.json.Json;
 import dev.gym4j.testkit.EnvironmentHarness;
+import dev.gym4j.testkit.ScriptedRecordings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 
+/**
+ * execute_python is gym4j's own, so nothing NeMo Gym recorded applies. {@code data/example_rollouts.jsonl} (what
+ * {@code gym4j eval} replays) is gym4j's recording: the three example rows run through the live loop with a
+ * scripted model ({@link #PROGRAMS}: one program per row, the third one wrong on purpose, then a closing answer),
+ * every program run for real in the sandbox, as the environment answered.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExecutePythonTest {
+  /** Per example row, the scripted model's program; the third sums the digits of 2**100, not 2**1000. */
+  private static final List<String> PROGRAMS = List.of(
+      "a, b = 1, 1\nfor _ in range(18):\n    a, b = b, a + b\nprint(b)",
+      "n = 10000\nsieve = [True] * n\nsieve[0] = sieve[1] = False\nfor i in range(2, int(n ** 0.5) + 1):\n"
+          + "    if sieve[i]:\n        sieve[i * i::i] = [False] * len(sieve[i * i::i])\nprint(sum(sieve))",
+      "print(sum(int(d) for d in str(2 ** 100)))");
   private static final String RESPONSE = "\"responses_create_params\": {\"input\": \"q\"}, \"response\": {\"output\": []}";
   private EnvironmentHarness harness;
 
@@ -25,6 +42,37 @@ class ExecutePythonTest {
   @AfterAll
   void stop() {
     harness.close();
+  }
+
+  @Test
+  void gym4jsRecordingIsTheScriptedModelsProgramsRunInTheSandbox() {
+    List<JsonNode> rows = Json.readLines(Path.of("data", "example.jsonl"));
+    List<ScriptedRecordings.Script> scripts = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      ArrayNode call = Json.array();
+      call.addObject().put("type", "function_call").put("id", "fc_" + i).put("call_id", "call_" + i)
+          .put("name", "execute_python").put("arguments", Json.write(Json.object().put("code", PROGRAMS.get(i))));
+      ArrayNode answer = Json.array();
+      answer.addObject().put("type", "message").put("role", "assistant").put("id", "msg_" + i)
+          .putArray("content").addObject().put("type", "output_text").put("text", "The program printed the answer.")
+          .putArray("annotations");
+      scripts.add(new ScriptedRecordings.Script(rows.get(i), List.of(call, answer), List.of()));
+    }
+    List<JsonNode> made = ScriptedRecordings.record(harness, scripts);
+    assertThat(made).extracting(row -> row.get("reward").asDouble()).containsExactly(1.0, 1.0, 0.0);
+    ScriptedRecordings.check(Path.of("data", "example_rollouts.jsonl"), made);
+  }
+
+  /** As {@code gym4j eval --env execute_python} with no model: every program runs again, replay_model answers. */
+  @Test
+  void replayModelReplaysTheRecordingWithTheProgramsRunAgain() {
+    List<JsonNode> recorded = Json.readLines(Path.of("data", "example_rollouts.jsonl"));
+    try (EnvironmentHarness replaying = EnvironmentHarness.replaying("execute_python",
+        List.of(Path.of("data", "example_rollouts.jsonl")))) {
+      for (JsonNode row : recorded) {
+        assertThat(replaying.replay(row).get("reward").asDouble()).isEqualTo(row.get("reward").asDouble());
+      }
+    }
   }
 
   @Test

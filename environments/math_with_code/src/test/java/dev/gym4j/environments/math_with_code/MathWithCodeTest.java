@@ -3,10 +3,14 @@ package dev.gym4j.environments.math_with_code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.gym4j.json.Json;
+import dev.gym4j.model.Recording;
+import dev.gym4j.testkit.EnvironmentHarness;
 import dev.gym4j.testkit.RecordedRolloutsTest;
+import dev.gym4j.testkit.ScriptedRecordings;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -16,19 +20,30 @@ import tools.jackson.databind.JsonNode;
  * recorded tool call for real in the sandbox.
  */
 class MathWithCodeTest extends RecordedRolloutsTest {
+  /** NeMo Gym's recordings, the fidelity fixture (its tool's outputs, its rewards). */
+  private static final String NEMO_GYM = "example_rollouts_nemo_gym.jsonl";
+
   /**
-   * replay_model continues a recording only while every tool output equals the recorded one, and no tool
-   * output of these recordings can be given again by NeMo Gym main's execute_python: (1) every recorded answer is
+   * gym4j's recording ({@code example_rollouts.jsonl}, what {@code gym4j eval} replays) and NeMo Gym's.
+   * replay_model continues a recording only while every tool output equals the recorded one, and no tool output
+   * of NeMo Gym's can be given again by NeMo Gym main's execute_python: (1) every recorded answer is
    * {@code {stdout, stderr, result}}, without main's {@code success} and {@code error_message}; (2) the 2025 tool
    * answered a call that raised with empty output and no error (row 4's first call overflows a float, which main
-   * reports as {@code OverflowError}); (3) rows 3 to 5 import numpy, scipy or sympy. Installing those libraries
-   * would remove only (3), so the rows that called the tool are not replayed. Their rewards are still checked
-   * through /verify, and the tests below run the tool for real.
+   * reports as {@code OverflowError}); (3) rows 3 to 5 import numpy, scipy or sympy. So NeMo Gym's rows that called
+   * the tool are checked through /verify only; gym4j's, made by {@link #gym4jsRecordingIsNemoGymsTurnsRunForReal},
+   * are replayed too.
    */
   @Override
+  protected List<String> rolloutFiles() {
+    return List.of("example_rollouts.jsonl", NEMO_GYM);
+  }
+
+  @Override
   protected boolean replayable(JsonNode recorded) {
+    // the 2025 tool's answers lack main's "success"
     for (JsonNode item : recorded.path("response").path("output")) {
-      if ("function_call_output".equals(item.path("type").asString(""))) {
+      if ("function_call_output".equals(item.path("type").asString(""))
+          && !item.path("output").asString("").contains("\"success\"")) {
         return false;
       }
     }
@@ -52,7 +67,25 @@ class MathWithCodeTest extends RecordedRolloutsTest {
    */
   @Override
   protected double expectedReward(String file, int line, JsonNode recorded) {
-    return line == 5 ? 1.0 : recorded.get("reward").asDouble();
+    return file.equals(NEMO_GYM) && line == 5 ? 1.0 : recorded.get("reward").asDouble();
+  }
+
+  /**
+   * gym4j's recording: NeMo Gym's model turns given by a scripted model, in order, whatever the tool answers,
+   * with every call run for real in the sandbox; the file holds the tool outputs and rewards that came back.
+   * The turns do not depend on the outputs, so the rewards are NeMo Gym's (row 5's as main's rule gives it); the
+   * outputs are this machine's interpreter's (no numpy, scipy or sympy: those calls answer ModuleNotFoundError).
+   */
+  @Test
+  void gym4jsRecordingIsNemoGymsTurnsRunForReal() {
+    List<JsonNode> nemoGym = EnvironmentHarness.joined(Json.readLines(fixture(NEMO_GYM)),
+        Json.readLines(fixture(taskFile())));
+    List<JsonNode> made = ScriptedRecordings.record(harness(), nemoGym.stream().map(row -> new ScriptedRecordings
+        .Script(row, new Recording("nemo_gym", row).turns(), List.of())).toList());
+    for (int i = 0; i < made.size(); i++) {
+      assertThat(made.get(i).get("reward").asDouble()).isEqualTo(expectedReward(NEMO_GYM, i + 1, nemoGym.get(i)));
+    }
+    ScriptedRecordings.check(fixture("example_rollouts.jsonl"), made);
   }
 
   @Test

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.gym4j.json.Json;
 import dev.gym4j.judge.Judge;
 import dev.gym4j.judge.JudgeOutcome;
 import dev.gym4j.judge.PromptTemplate;
@@ -110,8 +111,9 @@ public final class OverRefusalDetection extends ResourcesServer {
         evaluation.put("reasoning", PythonText.strip(think.group(1)));
       }
     }
+    // judge_evaluations: the exchange again, as a list, where replay_model finds a rollout's judge answers
     return new Verification(complied ? rewardIfComplied : rewardIfRefused, result.extra()).with("complied", complied)
-        .with("judge_evaluation", evaluation);
+        .with("judge_evaluation", evaluation).with("judge_evaluations", Json.array().add(evaluation));
   }
 
   /** The Nemotron judge's {@code Refusal: yes|no}, as a verdict label. */

@@ -6,18 +6,26 @@ import java.util.List;
 import java.util.Map;
 
 import dev.gym4j.json.Json;
+import dev.gym4j.model.Recording;
 import dev.gym4j.testkit.Answer;
 import dev.gym4j.testkit.EnvironmentHarness;
 import dev.gym4j.testkit.JudgedRolloutsTest;
+import dev.gym4j.testkit.Replay;
+import dev.gym4j.testkit.ScriptedRecordings;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * NeMo Gym's proof_judge rollouts (resources_servers/proof_judge/data/example_rollouts.jsonl, alpha 1, beta 0).
- * NeMo Gym keeps no judge text for this environment, only the reward, which with beta 0 is the verifier's
- * score: the scripted verifier answers with that score. What is checked is ours: all five real model texts
- * pass the format rules and reach the verifier exactly once, and its score becomes the reward.
+ * NeMo Gym's proof_judge rollouts (resources_servers/proof_judge/data/example_rollouts.jsonl, alpha 1, beta 0),
+ * kept as the fidelity fixture {@code data/example_rollouts_nemo_gym.jsonl}. NeMo Gym keeps no judge text for this
+ * environment, only the reward, which with beta 0 is the verifier's score: the scripted verifier answers with that
+ * score. What is checked is ours: all five real model texts pass the format rules and reach the verifier exactly
+ * once, and its score becomes the reward.
+ *
+ * <p>{@code data/example_rollouts.jsonl} is gym4j's recording (what {@code gym4j eval} replays, and what the
+ * inherited conformance tests read): NeMo Gym's five model texts run through the live loop with that scripted
+ * verifier, as the environment answered, judge exchanges included, so that replay_model can answer the judge.
  */
 class ProofJudgeTest extends JudgedRolloutsTest {
   private static final String SERVER = "++proof_judge.resources_servers.proof_judge.";
@@ -27,9 +35,36 @@ class ProofJudgeTest extends JudgedRolloutsTest {
     return "proof_judge";
   }
 
+  /** NeMo Gym's fidelity fixture: its recorded rollouts, without judge exchanges. */
+  private static final String NEMO_GYM = "example_rollouts_nemo_gym.jsonl";
+
+  /** gym4j's recordings carry the judge's answers; NeMo Gym's get the scripted verifier's. */
   @Override
   protected List<Answer> judgeAnswers(JsonNode recorded) {
-    return List.of(Answer.text("The proof holds up.\n\n\\boxed{" + recorded.get("reward").asDouble() + "}"));
+    return recorded.has("judge_evaluations") ? Replay.judgeAnswers(recorded)
+        : List.of(Answer.text("The proof holds up.\n\n\\boxed{" + recorded.get("reward").asDouble() + "}"));
+  }
+
+  @Override
+  protected boolean judgeReplayedFromRecordings() {
+    return true;
+  }
+
+  private List<JsonNode> nemoGymRollouts() {
+    return EnvironmentHarness.joined(Json.readLines(fixture(NEMO_GYM)),
+        Json.readLines(fixture("example_rollouts_materialized_inputs.jsonl")));
+  }
+
+  @Test
+  void gym4jsRecordingIsNemoGymsModelTextsRunWithTheScriptedVerifier() {
+    List<JsonNode> nemoGym = nemoGymRollouts();
+    List<JsonNode> made = ScriptedRecordings.record(harness(), nemoGym.stream().map(row -> new ScriptedRecordings
+        .Script(row, new Recording("nemo_gym", row).turns(), judgeAnswers(row))).toList());
+    for (int i = 0; i < made.size(); i++) {
+      assertThat(made.get(i).get("reward").asDouble()).isEqualTo(nemoGym.get(i).get("reward").asDouble());
+      assertThat(made.get(i).get("judge_evaluations")).hasSize(1);
+    }
+    ScriptedRecordings.check(fixture("example_rollouts.jsonl"), made);
   }
 
   private static ObjectNode row(String text) {
@@ -46,7 +81,7 @@ class ProofJudgeTest extends JudgedRolloutsTest {
 
   @Test
   void eachRecordedResponseReachesTheVerifierOnceWithItsProof() {
-    for (JsonNode row : Json.readLines(fixture("example_rollouts.jsonl"))) {
+    for (JsonNode row : nemoGymRollouts()) {
       int before = harness().model().calls();
       judgeAnswers(row).forEach(harness().model()::enqueue);
       JsonNode verdict = harness().verify(row);

@@ -7,17 +7,26 @@ import java.util.Map;
 
 import dev.gym4j.client.HttpReply;
 import dev.gym4j.json.Json;
+import dev.gym4j.model.Recording;
 import dev.gym4j.testkit.Answer;
+import dev.gym4j.testkit.EnvironmentHarness;
 import dev.gym4j.testkit.JudgedRolloutsTest;
+import dev.gym4j.testkit.Replay;
+import dev.gym4j.testkit.ScriptedRecordings;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * NeMo Gym's proof_verification rollouts (resources_servers/proof_verification/data/example_rollouts.jsonl,
- * task fields from its materialized inputs). NeMo Gym keeps no meta-verifier text, only the reward
+ * task fields from its materialized inputs), kept as the fidelity fixture
+ * {@code data/example_rollouts_nemo_gym.jsonl}. NeMo Gym keeps no meta-verifier text, only the reward
  * {@code r_score * r_meta}: the scripted meta-verifier answers 1 where the reward is above 0 (so our
  * r_score, from the real model text and the row's truth, must equal the recorded reward) and 0 where it is 0.
+ *
+ * <p>{@code data/example_rollouts.jsonl} is gym4j's recording (what {@code gym4j eval} replays, and what the
+ * inherited conformance tests read): NeMo Gym's five model texts run through the live loop with that scripted
+ * meta-verifier, as the environment answered, judge exchanges included, so that replay_model can answer the judge.
  */
 class ProofVerificationTest extends JudgedRolloutsTest {
   @Override
@@ -30,9 +39,32 @@ class ProofVerificationTest extends JudgedRolloutsTest {
     return "example_rollouts_materialized_inputs.jsonl";
   }
 
+  /** NeMo Gym's fidelity fixture: its recorded rollouts, without judge exchanges. */
+  private static final String NEMO_GYM = "example_rollouts_nemo_gym.jsonl";
+
+  /** gym4j's recordings carry the judge's answers; NeMo Gym's get the scripted meta-verifier's. */
   @Override
   protected List<Answer> judgeAnswers(JsonNode recorded) {
-    return List.of(Answer.text("\\boxed{" + (recorded.get("reward").asDouble() > 0 ? 1 : 0) + "}"));
+    return recorded.has("judge_evaluations") ? Replay.judgeAnswers(recorded)
+        : List.of(Answer.text("\\boxed{" + (recorded.get("reward").asDouble() > 0 ? 1 : 0) + "}"));
+  }
+
+  @Override
+  protected boolean judgeReplayedFromRecordings() {
+    return true;
+  }
+
+  @Test
+  void gym4jsRecordingIsNemoGymsModelTextsRunWithTheScriptedMetaVerifier() {
+    List<JsonNode> nemoGym = EnvironmentHarness.joined(Json.readLines(fixture(NEMO_GYM)),
+        Json.readLines(fixture(taskFile())));
+    List<JsonNode> made = ScriptedRecordings.record(harness(), nemoGym.stream().map(row -> new ScriptedRecordings
+        .Script(row, new Recording("nemo_gym", row).turns(), judgeAnswers(row))).toList());
+    for (int i = 0; i < made.size(); i++) {
+      assertThat(made.get(i).get("reward").asDouble()).isEqualTo(nemoGym.get(i).get("reward").asDouble());
+      assertThat(made.get(i).get("judge_evaluations")).hasSize(1);
+    }
+    ScriptedRecordings.check(fixture("example_rollouts.jsonl"), made);
   }
 
   private static ObjectNode row(String text, double truth) {
