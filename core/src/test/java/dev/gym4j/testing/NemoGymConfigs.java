@@ -65,7 +65,13 @@ public final class NemoGymConfigs {
       Map.entry("benchmarks/simpleqa/config.yaml", genrmKey()),
       Map.entry("benchmarks/ugphysics/config.yaml", List.of("+judge_key")),
       Map.entry("benchmarks/imo_answerbench/config.yaml", List.of("+judge_key")),
-      Map.entry("benchmarks/physics/config.yaml", List.of("+judge_key")));
+      Map.entry("benchmarks/physics/config.yaml", List.of("+judge_key")),
+      // arena_judge's judge endpoint comes from ARENA_JUDGE_BASE_URL / _API_KEY / _MODEL; a test gives them instead
+      Map.entry("arena_judge/configs/arena_judge.yaml", arenaJudge()),
+      Map.entry("benchmarks/arena_hard/config.yaml", arenaJudge()),
+      Map.entry("benchmarks/arena_hard_v2/config.yaml", arenaJudge()),
+      Map.entry("benchmarks/m_arena_hard/config.yaml", arenaJudge()),
+      Map.entry("benchmarks/m_arena_hard_v2/config.yaml", arenaJudge()));
 
   private NemoGymConfigs() {}
 
@@ -75,6 +81,12 @@ public final class NemoGymConfigs {
 
   private static List<String> genrmKey() {
     return List.of("++genrm_model.responses_api_models.openai_model.openai_api_key=sk-judge");
+  }
+
+  private static List<String> arenaJudge() {
+    String model = "++arena_judge_judge_model.responses_api_models.openai_model.";
+    return List.of(model + "openai_base_url=http://127.0.0.1:1/v1", model + "openai_api_key=sk-judge",
+        model + "openai_model=judge");
   }
 
   private static List<String> judgeEndpoint() {

@@ -87,7 +87,8 @@ final class ChatReplay {
    * {@code judge_evaluations[].response} (equivalence_llm_judge, math_with_judge, text_to_sql, …),
    * {@code judge_response} (aalcr), or the judge's texts, each given back as one assistant message:
    * {@code rubric_evaluations[].judge_response} (inverse_if, one per criterion), {@code judge_output} (simpleqa,
-   * abstention, omniscience), {@code judge_raw} (longmemeval).
+   * abstention, omniscience), {@code judge_raw} (longmemeval), {@code judgement_gen_base} then
+   * {@code judgement_base_gen} (arena_judge).
    */
   static List<ObjectNode> judgeResponses(JsonNode row) {
     List<ObjectNode> responses = new ArrayList<>();
@@ -108,6 +109,11 @@ final class ChatReplay {
     }
     if (responses.isEmpty() && row.path("judge_output").isString()) {
       responses.add(textAnswer(row.get("judge_output").stringValue()));
+    }
+    // arena_judge: its two judge answers, the gen-base call first, then the base-gen one
+    if (responses.isEmpty() && row.path("judgement_gen_base").isString() && row.path("judgement_base_gen").isString()) {
+      responses.add(textAnswer(row.get("judgement_gen_base").stringValue()));
+      responses.add(textAnswer(row.get("judgement_base_gen").stringValue()));
     }
     // longmemeval: "" when no judge was asked (an empty answer, unusable metadata)
     if (responses.isEmpty() && row.path("judge_raw").isString() && !row.get("judge_raw").stringValue().isEmpty()) {

@@ -200,6 +200,20 @@ class ReplayModelTest {
     }
   }
 
+  /** arena_judge's two judgements (resources_servers/arena_judge/app.py): gen-base answers the first call. */
+  @Test
+  void arenaJudgementsAreGivenBackGenBaseFirst() throws Exception {
+    String arena = "{\"responses_create_params\": {\"input\": [" + USER + "]}, \"reward\": 1.0, \"response\": "
+        + "{\"id\": \"r\", \"output\": [" + ANSWER + "]}, \"judgement_gen_base\": \"[[A>B]]\", "
+        + "\"judgement_base_gen\": \"[[B>>A]]\"}";
+    try (Deployment deployment = replaying(arena, rollout("m", ANSWER))) {
+      String id = ask(deployment, Map.of(), USER).json().get("id").asString();
+      assertThat(judge(deployment, id + ".0").json().at("/output/0/content/0/text").asString()).isEqualTo("[[A>B]]");
+      assertThat(judge(deployment, id + ".1").json().at("/output/0/content/0/text").asString()).isEqualTo("[[B>>A]]");
+      assertThat(judge(deployment, id + ".2").status()).isEqualTo(422);
+    }
+  }
+
   /**
    * NeMo Gym keeps the judge's exchange with the rollout (judge_evaluations[].response, e.g.
    * resources_servers/equivalence_llm_judge/app.py; judge_output in simpleqa): a judge call made while verifying
