@@ -67,7 +67,9 @@ class NemoGymConfigsTest {
     environmentConfigs().forEach(config -> copied.add(config.split("/")[1]));
     Set<String> ours = new TreeSet<>();
     try (var modules = Files.list(Fixtures.projectRoot().resolve("environments"))) {
-      modules.filter(Files::isDirectory).forEach(module -> ours.add(module.getFileName().toString()));
+      // an environment is a module with a config.yaml (circle_scenes is a library two of them share)
+      modules.filter(module -> Files.isRegularFile(module.resolve("config.yaml")))
+          .forEach(module -> ours.add(module.getFileName().toString()));
     }
     // conformance is gym4j's own test environment; NeMo Gym's execute_python is a tool of others, with no config
     ours.removeAll(Set.of("conformance", "execute_python"));
